@@ -1,0 +1,335 @@
+//! The reduction algorithms: ddmin, HDD, HDD*, HDD+ (HDD paper §3), GTR and GTR* (GTR paper §4).
+
+use crate::edit::{Edit, Edits};
+use crate::engine::{ReduceError, Reducer};
+use crate::template::{Deletion, SubstituteByChild, Template};
+use crate::tree::NodeId;
+use std::fmt;
+use std::str::FromStr;
+
+/// An algorithm selectable with `--algorithm`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// ddmin over the leaves of the tree (over lines, for the `lines` format).
+    Ddmin,
+    /// Hierarchical Delta Debugging: ddmin over each level, top down.
+    Hdd,
+    /// HDD repeated until a round removes nothing.
+    HddStar,
+    /// HDD, then single-node deletions until 1-tree-minimal.
+    HddPlus,
+    /// Generalized Tree Reduction with deletion and substitute-by-child.
+    Gtr,
+    /// GTR repeated until a round changes nothing.
+    GtrStar,
+}
+
+impl Algorithm {
+    /// Every algorithm, in the order `--help` lists them.
+    pub const ALL: [Algorithm; 6] = [
+        Algorithm::GtrStar,
+        Algorithm::Gtr,
+        Algorithm::HddStar,
+        Algorithm::Hdd,
+        Algorithm::HddPlus,
+        Algorithm::Ddmin,
+    ];
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Ddmin => "ddmin",
+            Algorithm::Hdd => "hdd",
+            Algorithm::HddStar => "hdd*",
+            Algorithm::HddPlus => "hdd+",
+            Algorithm::Gtr => "gtr",
+            Algorithm::GtrStar => "gtr*",
+        }
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Algorithm, String> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown algorithm `{s}` (expected one of gtr*, gtr, hdd*, hdd, hdd+, ddmin)"
+                )
+            })
+    }
+}
+
+/// The templates of GTR as the paper configures it: deletion, then substitute-by-child.
+pub fn default_templates() -> Vec<Box<dyn Template>> {
+    vec![Box::new(Deletion), Box::new(SubstituteByChild)]
+}
+
+/// Runs `algorithm` to its end. The best result is in the reducer (and was reported to its
+/// observer after every improvement).
+pub fn run(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError> {
+    let templates = default_templates();
+    match algorithm {
+        Algorithm::Ddmin => ddmin_leaves(r),
+        Algorithm::Hdd => hdd(r).map(drop),
+        Algorithm::HddStar => fixpoint(r, hdd),
+        Algorithm::HddPlus => {
+            hdd(r)?;
+            hdd_plus_phase(r)
+        }
+        Algorithm::Gtr => gtr(r, &templates).map(drop),
+        Algorithm::GtrStar => fixpoint(r, |r| gtr(r, &templates)),
+    }
+}
+
+/// Repeats a round until it accepts nothing (HDD*, GTR* of Alg. 6).
+fn fixpoint(
+    r: &mut Reducer<'_>,
+    mut round: impl FnMut(&mut Reducer<'_>) -> Result<bool, ReduceError>,
+) -> Result<(), ReduceError> {
+    while round(r)? {}
+    Ok(())
+}
+
+/// ddmin (Zeller and Hildebrandt; HDD paper §3.1) over `items`, where removing item `i` means
+/// applying `removal[i]` on top of `base`. Returns the kept items; each accepted configuration has
+/// already been given to [`Reducer::accept`]. The result is 1-minimal: removing any single kept
+/// item (the last one included) is not interesting.
+pub fn ddmin(
+    r: &mut Reducer<'_>,
+    base: &Edits,
+    items: &[(NodeId, Edit)],
+) -> Result<Vec<usize>, ReduceError> {
+    let mut config: Vec<usize> = (0..items.len()).collect();
+    let mut n = 2usize;
+    let edits_for = |kept: &[usize]| {
+        let mut e = base.clone();
+        let mut k = kept.iter().peekable();
+        for (i, &(node, edit)) in items.iter().enumerate() {
+            if k.peek() == Some(&&i) {
+                k.next();
+            } else {
+                e.set(node, edit);
+            }
+        }
+        e
+    };
+    while !config.is_empty() {
+        n = n.min(config.len());
+        let parts = partition(config.len(), n);
+        // Candidates in the order ddmin tries them: subsets (when n > 1), then complements
+        // (when n != 2, since for n = 2 they are the subsets again).
+        let subsets = if n > 1 { n } else { 0 };
+        let complements = if n == 2 { 0 } else { n };
+        let cfg = &config;
+        let found = r.first_interesting(subsets + complements, |i| {
+            let kept: Vec<usize> = if i < subsets {
+                cfg[parts[i].clone()].to_vec()
+            } else {
+                let p = &parts[i - subsets];
+                cfg[..p.start]
+                    .iter()
+                    .chain(&cfg[p.end..])
+                    .copied()
+                    .collect()
+            };
+            Some(edits_for(&kept))
+        })?;
+        match found {
+            Some(f) => {
+                r.accept(&f);
+                if f.index < subsets {
+                    config = config[parts[f.index].clone()].to_vec();
+                    n = 2;
+                } else {
+                    let p = parts[f.index - subsets].clone();
+                    config.drain(p);
+                    n = n.saturating_sub(1).max(2);
+                }
+            }
+            None if n >= config.len() => break,
+            None => n = (n * 2).min(config.len()),
+        }
+    }
+    Ok(config)
+}
+
+fn partition(len: usize, n: usize) -> Vec<std::ops::Range<usize>> {
+    (0..n).map(|i| (i * len / n)..((i + 1) * len / n)).collect()
+}
+
+fn ddmin_leaves(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
+    let items: Vec<(NodeId, Edit)> = r
+        .tree()
+        .leaves()
+        .into_iter()
+        .map(|n| (n, Edit::Delete))
+        .collect();
+    ddmin(r, &Edits::new(), &items)?;
+    r.commit()?;
+    Ok(())
+}
+
+/// HDD (HDD paper, Alg. 1): for each level, top down, ddmin over the level's nodes, then prune.
+/// Returns whether anything was removed.
+pub fn hdd(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
+    let mut changed = false;
+    let mut level = 0;
+    loop {
+        let nodes = r.tree().level(level);
+        if nodes.is_empty() {
+            break;
+        }
+        let items: Vec<(NodeId, Edit)> = nodes.into_iter().map(|n| (n, Edit::Delete)).collect();
+        ddmin(r, &Edits::new(), &items)?;
+        changed |= r.commit()?;
+        level += 1;
+    }
+    Ok(changed)
+}
+
+/// The second phase of HDD+: try to delete single nodes in breadth-first order, repeating the
+/// sweep while it removes something. The result is 1-tree-minimal.
+fn hdd_plus_phase(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
+    loop {
+        let items: Vec<(NodeId, Edit)> = r
+            .tree()
+            .bfs()
+            .into_iter()
+            .map(|n| (n, Edit::Delete))
+            .collect();
+        let mut state = Edits::new();
+        let accepted = greedy_scan(r, &items, &mut state, |tree, state, (n, e)| {
+            // A node inside an already deleted subtree is gone; nothing to try.
+            let gone = state.iter().any(|(m, _)| tree.contains(m, n));
+            (!gone).then(|| state.with(n, e))
+        })?;
+        r.commit()?;
+        if !accepted {
+            return Ok(());
+        }
+    }
+}
+
+/// Tries `items` in order, each as a change to the accepted `state`; an interesting one becomes
+/// the new state and the scan goes on after it. This is the shape of HDD+'s sweep and of GTR's
+/// backtracking search, and it is parallelized speculatively without changing the result.
+fn greedy_scan<T: Copy + Sync>(
+    r: &mut Reducer<'_>,
+    items: &[T],
+    state: &mut Edits,
+    make: impl Fn(&crate::tree::Tree, &Edits, T) -> Option<Edits> + Sync,
+) -> Result<bool, ReduceError> {
+    let mut start = 0;
+    let mut accepted = false;
+    while start < items.len() {
+        let tree = r.tree();
+        let current = &*state;
+        let rest = &items[start..];
+        let found = r.first_interesting(rest.len(), |i| make(tree, current, rest[i]))?;
+        let Some(f) = found else { break };
+        r.accept(&f);
+        start += f.index + 1;
+        *state = f.edits;
+        accepted = true;
+    }
+    Ok(accepted)
+}
+
+/// GTR (Alg. 4): for each level, top down, apply every template to the level's nodes; an
+/// at-most-one template through ddmin, the others through the backtracking search of Alg. 5.
+/// Returns whether anything changed.
+pub fn gtr(r: &mut Reducer<'_>, templates: &[Box<dyn Template>]) -> Result<bool, ReduceError> {
+    let mut changed = false;
+    let mut level = 0;
+    while level <= r.tree().height() {
+        // A template that moves nodes up (substitution) fills this level with nodes no template
+        // has tried here yet, so the level is reduced again until it stops changing.
+        let mut again = true;
+        while again {
+            again = false;
+            for t in templates {
+                let level_changed = apply_template(r, level, t.as_ref())?;
+                changed |= level_changed;
+                again |= level_changed && !t.at_most_one();
+            }
+        }
+        level += 1;
+    }
+    Ok(changed)
+}
+
+/// Alg. 4's `applyTemplate`: one template over the nodes of one level, then a commit.
+fn apply_template(
+    r: &mut Reducer<'_>,
+    level: usize,
+    t: &dyn Template,
+) -> Result<bool, ReduceError> {
+    let nodes = r.tree().level(level);
+    if nodes.is_empty() {
+        return Ok(false);
+    }
+    if t.at_most_one() {
+        let mut items = Vec::with_capacity(nodes.len());
+        let mut out = Vec::new();
+        let mut filtered = 0;
+        for n in nodes {
+            out.clear();
+            filtered += t.candidates(r.tree(), n, r.rules(), &mut out);
+            if let Some(&e) = out.first() {
+                items.push((n, e));
+            }
+        }
+        r.count_filtered(filtered);
+        ddmin(r, &Edits::new(), &items)?;
+    } else {
+        reduce_level_nodes(r, &nodes, t)?;
+    }
+    r.commit()
+}
+
+/// Alg. 5: greedy backtracking over the candidates of every node of a level. Each node's current
+/// replacement starts as itself; a candidate is tried only if it is smaller than the current
+/// replacement; sweeps repeat until one finds no improvement.
+fn reduce_level_nodes(
+    r: &mut Reducer<'_>,
+    nodes: &[NodeId],
+    t: &dyn Template,
+) -> Result<(), ReduceError> {
+    let mut items: Vec<(NodeId, Edit)> = Vec::new();
+    let mut out = Vec::new();
+    let mut filtered = 0;
+    for &n in nodes {
+        out.clear();
+        filtered += t.candidates(r.tree(), n, r.rules(), &mut out);
+        items.extend(out.iter().map(|&e| (n, e)));
+    }
+    r.count_filtered(filtered);
+    let mut conf = Edits::new();
+    loop {
+        let improved = greedy_scan(r, &items, &mut conf, |tree, conf, (n, e)| {
+            let current = match conf.get(n) {
+                None => tree.size(n),
+                Some(Edit::Delete) => 0,
+                Some(Edit::Replace(d)) => tree.size(d),
+            };
+            let candidate = match e {
+                Edit::Delete => 0,
+                Edit::Replace(d) => tree.size(d),
+            };
+            (candidate < current).then(|| conf.with(n, e))
+        })?;
+        if !improved {
+            return Ok(());
+        }
+    }
+}

@@ -1,0 +1,444 @@
+//! The one evaluation pipeline every algorithm uses: render, hash, cache, gate, oracle; and the
+//! speculative parallel search that keeps results identical for every `-j`.
+
+use crate::edit::Edits;
+use crate::format::{Document, Format, ParseError};
+use crate::oracle::{Oracle, OracleError, Verdict};
+use crate::rules::{CompiledRules, Rules};
+use crate::tree::Tree;
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// Why a reduction stopped early or could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ReduceError {
+    /// The input does not parse in the chosen format.
+    #[error("cannot parse the input: {0}")]
+    Parse(#[from] ParseError),
+    /// The format does not give back the input when nothing is edited (a bug in the format).
+    #[error("the {0} format does not reproduce this input byte for byte; refusing to reduce it")]
+    RoundTrip(&'static str),
+    /// A rendering that the engine accepted does not parse again (a bug in the format).
+    #[error("the {format} format cannot re-read its own output: {error}")]
+    Reparse {
+        /// The format.
+        format: &'static str,
+        /// The parse error.
+        error: ParseError,
+    },
+    /// The original input is not interesting.
+    #[error("the original input is not interesting ({0:?})")]
+    NotInteresting(Verdict),
+    /// The empty file is interesting: the test accepts anything.
+    #[error("the test is too permissive: it says the empty file is interesting too")]
+    TooPermissive,
+    /// The oracle could not run.
+    #[error(transparent)]
+    Oracle(#[from] OracleError),
+    /// Ctrl-C, SIGTERM or a caller's stop flag.
+    #[error("interrupted")]
+    Interrupted,
+}
+
+/// Settings of one reduction.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Worker threads for speculative evaluation (1 = sequential).
+    pub jobs: usize,
+    /// Use the format's validity gate (it is still switched off if the input fails it).
+    pub gate: bool,
+    /// Rules that specialize the templates, if any.
+    pub rules: Option<Rules>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            jobs: 1,
+            gate: true,
+            rules: None,
+        }
+    }
+}
+
+/// Counts and timings of a reduction; every number in the JSON report.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct Stats {
+    /// Candidates rendered.
+    pub candidates: u64,
+    /// Calls of the oracle (external test runs).
+    pub oracle_calls: u64,
+    /// Oracle calls that said interesting.
+    pub interesting: u64,
+    /// Candidates answered from the cache of earlier verdicts.
+    pub cache_hits: u64,
+    /// Candidates the validity gate rejected.
+    pub gate_rejections: u64,
+    /// Candidates the rules filtered out before rendering.
+    pub filtered: u64,
+    /// Candidates that were not smaller than the current best and so were skipped.
+    pub not_smaller: u64,
+    /// Oracle calls killed at the timeout.
+    pub timeouts: u64,
+    /// Speculative oracle calls killed because an earlier candidate already won.
+    pub cancelled: u64,
+    /// Accepted candidates.
+    pub improvements: u64,
+    /// Seconds spent inside oracle calls, summed over threads.
+    pub oracle_seconds: f64,
+}
+
+#[derive(Default)]
+struct Counters {
+    candidates: AtomicU64,
+    oracle_calls: AtomicU64,
+    interesting: AtomicU64,
+    cache_hits: AtomicU64,
+    gate_rejections: AtomicU64,
+    filtered: AtomicU64,
+    not_smaller: AtomicU64,
+    timeouts: AtomicU64,
+    cancelled: AtomicU64,
+    improvements: AtomicU64,
+    oracle_nanos: AtomicU64,
+}
+
+fn bump(c: &AtomicU64) {
+    c.fetch_add(1, Ordering::Relaxed);
+}
+
+/// A candidate that the oracle found interesting.
+#[derive(Debug)]
+pub struct Found {
+    /// Its position in the list it was found in.
+    pub index: usize,
+    /// Its edits on the current document.
+    pub edits: Edits,
+    /// Its rendered bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// Called with the bytes and node count of every accepted candidate.
+pub type Observer<'a> = dyn FnMut(&[u8], &Stats) + Send + Sync + 'a;
+
+/// The state of one reduction: the current document, the best bytes so far, the cache and the
+/// counters. Algorithms drive it through [`Reducer::first_interesting`], [`Reducer::accept`] and
+/// [`Reducer::commit`].
+pub struct Reducer<'a> {
+    format: &'a dyn Format,
+    oracle: &'a dyn Oracle,
+    jobs: usize,
+    gate: bool,
+    gate_disabled: bool,
+    rules: Option<Rules>,
+    compiled: Option<CompiledRules>,
+    cache: Mutex<FxHashMap<u128, bool>>,
+    counters: Counters,
+    stop: &'a AtomicBool,
+    observer: Option<Box<Observer<'a>>>,
+    doc: Document,
+    /// The bytes `doc` was parsed from.
+    bytes: Vec<u8>,
+    /// The last accepted candidate; ahead of `bytes` until [`Reducer::commit`].
+    best: Vec<u8>,
+}
+
+impl<'a> Reducer<'a> {
+    /// Parses `input` and prepares a reduction. Does not call the oracle.
+    pub fn new(
+        format: &'a dyn Format,
+        oracle: &'a dyn Oracle,
+        input: &[u8],
+        options: Options,
+        stop: &'a AtomicBool,
+    ) -> Result<Reducer<'a>, ReduceError> {
+        let doc = format.parse(input)?;
+        let mut out = Vec::with_capacity(input.len());
+        format.render(&doc, &Edits::new(), &mut out);
+        if out != input {
+            return Err(ReduceError::RoundTrip(format.name()));
+        }
+        let gate_available = options.gate && format.has_gate();
+        let gate = gate_available && format.gate(input);
+        let compiled = options.rules.as_ref().map(|r| r.compile(&doc.tree));
+        Ok(Reducer {
+            format,
+            oracle,
+            jobs: options.jobs.max(1),
+            gate,
+            gate_disabled: gate_available && !gate,
+            rules: options.rules,
+            compiled,
+            cache: Mutex::new(FxHashMap::default()),
+            counters: Counters::default(),
+            stop,
+            observer: None,
+            doc,
+            bytes: input.to_vec(),
+            best: input.to_vec(),
+        })
+    }
+
+    /// Registers a callback for every accepted candidate (to save it, to show progress).
+    pub fn on_improvement(&mut self, observer: Box<Observer<'a>>) {
+        self.observer = Some(observer);
+    }
+
+    /// Whether the validity gate is in use.
+    pub fn gate_active(&self) -> bool {
+        self.gate
+    }
+
+    /// Whether the gate was asked for but switched itself off because the input fails it.
+    pub fn gate_switched_off(&self) -> bool {
+        self.gate_disabled
+    }
+
+    /// The format being reduced.
+    pub fn format(&self) -> &dyn Format {
+        self.format
+    }
+
+    /// The current document (as of the last [`Reducer::commit`]).
+    pub fn doc(&self) -> &Document {
+        &self.doc
+    }
+
+    /// The current tree.
+    pub fn tree(&self) -> &Tree {
+        &self.doc.tree
+    }
+
+    /// The rules compiled against the current tree.
+    pub fn rules(&self) -> Option<&CompiledRules> {
+        self.compiled.as_ref()
+    }
+
+    /// The best bytes so far.
+    pub fn best(&self) -> &[u8] {
+        &self.best
+    }
+
+    /// The counters so far.
+    pub fn stats(&self) -> Stats {
+        let c = &self.counters;
+        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        Stats {
+            candidates: get(&c.candidates),
+            oracle_calls: get(&c.oracle_calls),
+            interesting: get(&c.interesting),
+            cache_hits: get(&c.cache_hits),
+            gate_rejections: get(&c.gate_rejections),
+            filtered: get(&c.filtered),
+            not_smaller: get(&c.not_smaller),
+            timeouts: get(&c.timeouts),
+            cancelled: get(&c.cancelled),
+            improvements: get(&c.improvements),
+            oracle_seconds: Duration::from_nanos(get(&c.oracle_nanos)).as_secs_f64(),
+        }
+    }
+
+    /// Adds `n` to the count of candidates the rules filtered out.
+    pub fn count_filtered(&self, n: usize) {
+        self.counters
+            .filtered
+            .fetch_add(n as u64, Ordering::Relaxed);
+    }
+
+    fn check_stop(&self) -> Result<(), ReduceError> {
+        if self.stop.load(Ordering::Relaxed) {
+            Err(ReduceError::Interrupted)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Tests the original input (it must be interesting) and the empty file (it must not be).
+    pub fn check_input(&mut self) -> Result<(), ReduceError> {
+        let input = self.bytes.clone();
+        match self.judge(&input, &|| false)? {
+            Verdict::Interesting => {}
+            v => return Err(ReduceError::NotInteresting(v)),
+        }
+        if !input.is_empty() && self.judge(&[], &|| false)? == Verdict::Interesting {
+            return Err(ReduceError::TooPermissive);
+        }
+        Ok(())
+    }
+
+    /// The cache and the oracle, for bytes already known to be a new, smaller candidate.
+    fn judge(&self, bytes: &[u8], cancel: &dyn Fn() -> bool) -> Result<Verdict, ReduceError> {
+        let key = xxhash_rust::xxh3::xxh3_128(bytes);
+        if let Some(&v) = self
+            .cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
+            bump(&self.counters.cache_hits);
+            return Ok(if v {
+                Verdict::Interesting
+            } else {
+                Verdict::Boring
+            });
+        }
+        if self.gate && !self.format.gate(bytes) {
+            bump(&self.counters.gate_rejections);
+            self.cache
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(key, false);
+            return Ok(Verdict::Boring);
+        }
+        let started = Instant::now();
+        let stop = || self.stop.load(Ordering::Relaxed) || cancel();
+        let verdict = self.oracle.test(bytes, &stop)?;
+        self.counters
+            .oracle_nanos
+            .fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        match verdict {
+            Verdict::Cancelled => {
+                bump(&self.counters.cancelled);
+                return Ok(verdict);
+            }
+            Verdict::Timeout => bump(&self.counters.timeouts),
+            Verdict::Interesting => bump(&self.counters.interesting),
+            Verdict::Boring => {}
+        }
+        bump(&self.counters.oracle_calls);
+        self.cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, verdict == Verdict::Interesting);
+        Ok(verdict)
+    }
+
+    /// Renders a candidate and judges it; `Some(bytes)` if it is interesting.
+    fn evaluate(
+        &self,
+        edits: &Edits,
+        limit: usize,
+        cancel: &dyn Fn() -> bool,
+    ) -> Result<Option<Vec<u8>>, ReduceError> {
+        bump(&self.counters.candidates);
+        let mut out = Vec::with_capacity(limit);
+        self.format.render(&self.doc, edits, &mut out);
+        if out.len() >= limit {
+            bump(&self.counters.not_smaller);
+            return Ok(None);
+        }
+        Ok((self.judge(&out, cancel)? == Verdict::Interesting).then_some(out))
+    }
+
+    /// The first interesting candidate, in index order, among `count` candidates made on demand
+    /// by `make` (`None` = skip this one). Candidates must be smaller than the best so far.
+    ///
+    /// With `jobs > 1` candidates are evaluated speculatively in parallel, but the answer is
+    /// always the one the sequential scan would give: every candidate before the winner has been
+    /// judged not interesting, and later ones are cancelled.
+    pub fn first_interesting<F>(&self, count: usize, make: F) -> Result<Option<Found>, ReduceError>
+    where
+        F: Fn(usize) -> Option<Edits> + Sync,
+    {
+        self.check_stop()?;
+        let limit = self.best.len();
+        if self.jobs == 1 || count <= 1 {
+            for index in 0..count {
+                let Some(edits) = make(index) else { continue };
+                if let Some(bytes) = self.evaluate(&edits, limit, &|| false)? {
+                    return Ok(Some(Found {
+                        index,
+                        edits,
+                        bytes,
+                    }));
+                }
+                self.check_stop()?;
+            }
+            return Ok(None);
+        }
+        let next = AtomicUsize::new(0);
+        let winner_index = AtomicUsize::new(usize::MAX);
+        let winner: Mutex<Option<Found>> = Mutex::new(None);
+        let failure: Mutex<Option<ReduceError>> = Mutex::new(None);
+        std::thread::scope(|s| {
+            for _ in 0..self.jobs.min(count) {
+                s.spawn(|| {
+                    loop {
+                        let index = next.fetch_add(1, Ordering::SeqCst);
+                        if index >= count || index > winner_index.load(Ordering::SeqCst) {
+                            break;
+                        }
+                        if failure.lock().unwrap_or_else(|e| e.into_inner()).is_some() {
+                            break;
+                        }
+                        let Some(edits) = make(index) else { continue };
+                        let cancel = || winner_index.load(Ordering::SeqCst) < index;
+                        match self.evaluate(&edits, limit, &cancel) {
+                            Ok(Some(bytes)) => {
+                                let mut w = winner.lock().unwrap_or_else(|e| e.into_inner());
+                                if w.as_ref().is_none_or(|f| index < f.index) {
+                                    *w = Some(Found {
+                                        index,
+                                        edits,
+                                        bytes,
+                                    });
+                                    winner_index.fetch_min(index, Ordering::SeqCst);
+                                }
+                            }
+                            Ok(None) => {}
+                            Err(e) => {
+                                failure
+                                    .lock()
+                                    .unwrap_or_else(|e| e.into_inner())
+                                    .get_or_insert(e);
+                                break;
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            return Err(e);
+        }
+        self.check_stop()?;
+        Ok(winner.into_inner().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Accepts an interesting candidate as the new best and tells the observer.
+    pub fn accept(&mut self, found: &Found) {
+        self.best.clone_from(&found.bytes);
+        bump(&self.counters.improvements);
+        let stats = self.stats();
+        if let Some(obs) = self.observer.as_mut() {
+            obs(&self.best, &stats);
+        }
+    }
+
+    /// Makes the best candidate the current document (re-parsing it), so that node ids and levels
+    /// describe the reduced tree. Returns whether anything changed.
+    pub fn commit(&mut self) -> Result<bool, ReduceError> {
+        if self.best == self.bytes {
+            return Ok(false);
+        }
+        let doc = self
+            .format
+            .parse(&self.best)
+            .map_err(|error| ReduceError::Reparse {
+                format: self.format.name(),
+                error,
+            })?;
+        self.compiled = self.rules.as_ref().map(|r| r.compile(&doc.tree));
+        self.doc = doc;
+        self.bytes.clone_from(&self.best);
+        Ok(true)
+    }
+
+    /// Ends the reduction and returns the best bytes.
+    pub fn into_best(self) -> Vec<u8> {
+        self.best
+    }
+}

@@ -1,0 +1,5 @@
+//! Tests of the engine and the algorithms on a small in-process tree format and in-process
+//! oracles.
+
+mod algorithms;
+mod toy;

@@ -1,0 +1,495 @@
+use super::toy::{Toy, tree};
+use crate::{
+    Algorithm, Deletion, Edit, Edits, Format, NodeId, Options, Reducer, Rules, Template, Tree, gtr,
+    hdd,
+};
+use proptest::prelude::*;
+use std::sync::atomic::AtomicBool;
+
+/// Runs `algorithm` over `input` with an in-process oracle and returns the result.
+fn reduce(
+    input: &str,
+    oracle: &(dyn Fn(&[u8]) -> bool + Sync),
+    algorithm: Algorithm,
+    jobs: usize,
+) -> String {
+    reduce_with(input, oracle, jobs, None, |r| crate::run(r, algorithm)).0
+}
+
+fn reduce_with(
+    input: &str,
+    oracle: &(dyn Fn(&[u8]) -> bool + Sync),
+    jobs: usize,
+    rules: Option<Rules>,
+    algo: impl FnOnce(&mut Reducer<'_>) -> Result<(), crate::ReduceError>,
+) -> (String, crate::Stats) {
+    let stop = AtomicBool::new(false);
+    let options = Options {
+        jobs,
+        gate: true,
+        rules,
+    };
+    let mut r =
+        Reducer::new(&Toy, &oracle, input.as_bytes(), options, &stop).expect("toy input parses");
+    r.check_input()
+        .expect("the original is interesting and the empty file is not");
+    algo(&mut r).expect("reduction runs");
+    let stats = r.stats();
+    (
+        String::from_utf8(r.into_best()).expect("toy is ASCII"),
+        stats,
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// The running example of the GTR paper (Fig. 1): `if (!c) { var a = 5; } else { isNaN(2); }`.
+
+const RUNNING_EXAMPLE: &str = "IfStmt(test:UnaryExpr(op:not arg:Identifier(name:c)) \
+     cons:BlockStmt(body:VarDecls(decl:VarDecl(id:Identifier(name:a) init:Literal(value:5)))) \
+     alt:BlockStmt(body:ExprStmt(expr:CallExpr(callee:Identifier(name:isNaN) arg:Literal(value:2)))))";
+
+const STATEMENTS: [&str; 4] = ["IfStmt", "BlockStmt", "VarDecls", "ExprStmt"];
+const EXPRESSIONS: [&str; 4] = ["UnaryExpr", "Identifier", "Literal", "CallExpr"];
+
+/// A small JavaScript-like validity check: statements where statements go, the mandatory parts of
+/// each construct present.
+fn valid_js(t: &Tree) -> bool {
+    t.nodes().all(|n| {
+        let kids: Vec<(&str, &str)> = t
+            .children(n)
+            .iter()
+            .map(|&k| (t.edge(k), t.label(k)))
+            .collect();
+        let has = |edge: &str, allowed: &[&str]| {
+            kids.iter().any(|&(e, l)| e == edge && allowed.contains(&l))
+        };
+        let all_stmts = kids.iter().all(|(_, l)| STATEMENTS.contains(l));
+        match t.label(n) {
+            "file" | "BlockStmt" => all_stmts,
+            "IfStmt" => {
+                has("test", &EXPRESSIONS)
+                    && has("cons", &STATEMENTS)
+                    && kids
+                        .iter()
+                        .all(|&(e, _)| ["test", "cons", "alt"].contains(&e))
+                    && kids
+                        .iter()
+                        .filter(|&&(e, _)| e != "test")
+                        .all(|(_, l)| STATEMENTS.contains(l))
+            }
+            "UnaryExpr" => has("arg", &EXPRESSIONS),
+            "VarDecls" => has("decl", &["VarDecl"]) && kids.iter().all(|&(_, l)| l == "VarDecl"),
+            "VarDecl" => has("id", &["Identifier"]),
+            "Identifier" => kids.iter().any(|&(e, _)| e == "name"),
+            "Literal" => kids.iter().any(|&(e, _)| e == "value"),
+            "ExprStmt" => has("expr", &EXPRESSIONS),
+            "CallExpr" => has("callee", &EXPRESSIONS),
+            _ => t.children(n).is_empty(),
+        }
+    })
+}
+
+/// The bug needs the statement `var a = 5` and a syntactically valid program.
+fn running_example_oracle(bytes: &[u8]) -> bool {
+    let Ok(doc) = Toy.parse(bytes) else {
+        return false;
+    };
+    let text = String::from_utf8_lossy(bytes);
+    valid_js(&doc.tree)
+        && text.contains("VarDecls(decl:VarDecl(id:Identifier(name:a) init:Literal(value:5)))")
+}
+
+#[test]
+fn running_example_has_the_papers_shape() {
+    let t = tree(RUNNING_EXAMPLE);
+    let if_stmt = t.children(NodeId::ROOT)[0];
+    assert_eq!(t.size(if_stmt), 19, "Fig. 1: the tree has 19 nodes");
+    assert_eq!(
+        t.height() - 1,
+        5,
+        "Fig. 1: the tree has depth 5 below the file root"
+    );
+    let test = t.children(if_stmt)[0];
+    assert_eq!(t.size(test), 4);
+    assert_eq!(
+        (
+            t.name(t.context(test).unwrap().0),
+            t.name(t.context(test).unwrap().1)
+        ),
+        ("IfStmt", "test")
+    );
+    assert!(running_example_oracle(RUNNING_EXAMPLE.as_bytes()));
+}
+
+#[test]
+fn gtr_reaches_the_single_var_statement_and_hdd_does_not() {
+    for jobs in [1, 3] {
+        let by_gtr = reduce(
+            RUNNING_EXAMPLE,
+            &running_example_oracle,
+            Algorithm::Gtr,
+            jobs,
+        );
+        assert_eq!(
+            by_gtr,
+            "body:VarDecls(decl:VarDecl(id:Identifier(name:a) init:Literal(value:5)))"
+        );
+        let by_hdd = reduce(
+            RUNNING_EXAMPLE,
+            &running_example_oracle,
+            Algorithm::HddStar,
+            jobs,
+        );
+        assert_eq!(
+            by_hdd,
+            "IfStmt(test:UnaryExpr( arg:Identifier(name:c)) \
+             cons:BlockStmt(body:VarDecls(decl:VarDecl(id:Identifier(name:a) init:Literal(value:5)))) )"
+        );
+    }
+}
+
+#[test]
+fn rules_filter_candidates_without_calling_the_oracle() {
+    // Hand-written rules: an IfStmt always has `test` and `cons`; a VarDecl only ever appears
+    // under VarDecls.decl, a UnaryExpr only under IfStmt.test.
+    let rules = Rules::from_json(
+        r#"{"whittle_rules": 1, "format": "toy", "labels": {
+            "IfStmt": {"mandatory_edges": ["test", "cons"], "contexts": [["file", "c"]]},
+            "VarDecl": {"contexts": [["VarDecls", "decl"]]},
+            "UnaryExpr": {"contexts": [["IfStmt", "test"]]}
+        }}"#,
+    )
+    .expect("valid rules");
+    let calls = std::sync::atomic::AtomicUsize::new(0);
+    let counting = |b: &[u8]| {
+        calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        running_example_oracle(b)
+    };
+    let (filtered_result, stats) = reduce_with(RUNNING_EXAMPLE, &counting, 1, Some(rules), |r| {
+        crate::run(r, Algorithm::Gtr)
+    });
+    let with_rules = calls.swap(0, std::sync::atomic::Ordering::Relaxed);
+    let (plain_result, plain_stats) = reduce_with(RUNNING_EXAMPLE, &counting, 1, None, |r| {
+        crate::run(r, Algorithm::Gtr)
+    });
+    let without_rules = calls.load(std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(
+        filtered_result, plain_result,
+        "the rules only forbid reductions the oracle rejects here"
+    );
+    assert!(
+        stats.filtered >= 3,
+        "test and cons deletion and UnaryExpr/VarDecl substitutions are filtered: {stats:?}"
+    );
+    assert_eq!(plain_stats.filtered, 0);
+    assert!(
+        with_rules < without_rules,
+        "filtering saves oracle calls ({with_rules} vs {without_rules})"
+    );
+    assert_eq!(stats.oracle_calls as usize, with_rules);
+}
+
+#[test]
+fn compiled_rules_answer_alg3_and_context_checks() {
+    let t = tree("IfStmt(test:x cons:y cons:z) Block(body:IfStmt(test:x cons:y))");
+    let rules = Rules::from_json(
+        r#"{"whittle_rules": 1, "format": "toy", "labels": {
+            "IfStmt": {"mandatory_edges": ["test", "cons"], "contexts": [["", ""], ["Block", "body"]]},
+            "y": {"contexts": [["IfStmt", "cons"]]}
+        }}"#,
+    )
+    .unwrap()
+    .compile(&t);
+    let first_if = t.children(NodeId::ROOT)[0];
+    let [test, cons1, cons2] = t.children(first_if) else {
+        panic!("three children")
+    };
+    assert!(
+        !rules.may_delete(&t, *test),
+        "the only `test` child is mandatory"
+    );
+    assert!(
+        rules.may_delete(&t, *cons1),
+        "one of two `cons` children may go"
+    );
+    assert!(rules.may_delete(&t, *cons2));
+    assert!(
+        rules.may_delete(&t, first_if),
+        "labels without rules are never filtered"
+    );
+    let block = t.children(NodeId::ROOT)[1];
+    let inner_if = t.children(block)[0];
+    assert!(
+        !rules.may_substitute(&t, first_if, *cons1),
+        "IfStmt under file.c: y was never seen there"
+    );
+    assert!(
+        rules.may_substitute(&t, inner_if, t.children(inner_if)[0]),
+        "x has no rules, so it is allowed"
+    );
+    assert!(
+        !rules.may_substitute(&t, block, inner_if),
+        "IfStmt was seen at the root and under Block.body only"
+    );
+    let mut out = Vec::new();
+    assert_eq!(Deletion.candidates(&t, *test, Some(&rules), &mut out), 1);
+    assert!(out.is_empty());
+}
+
+#[test]
+fn a_bad_rules_file_is_rejected() {
+    assert!(Rules::from_json("{}").is_err());
+    let e = Rules::from_json(r#"{"whittle_rules": 9, "format": "x", "labels": {}}"#).unwrap_err();
+    assert!(e.to_string().contains("version 9"), "{e}");
+}
+
+#[test]
+fn render_applies_deletions_and_replacements() {
+    let t = tree("a(b(c d) e)");
+    let doc = Toy.parse(b"a(b(c d) e)").unwrap();
+    let b = NodeId(2);
+    assert_eq!(t.label(b), "b");
+    let mut out = Vec::new();
+    let render = |edits: Edits, out: &mut Vec<u8>| {
+        out.clear();
+        Toy.render(&doc, &edits, out);
+        String::from_utf8(out.clone()).unwrap()
+    };
+    assert_eq!(render(Edits::new(), &mut out), "a(b(c d) e)");
+    assert_eq!(
+        render([(b, Edit::Delete)].into_iter().collect(), &mut out),
+        "a( e)"
+    );
+    assert_eq!(
+        render(
+            [(b, Edit::Replace(NodeId(4)))].into_iter().collect(),
+            &mut out
+        ),
+        "a(d e)"
+    );
+    // An edit inside the kept descendant still applies; one outside it does not matter.
+    let e: Edits = [
+        (NodeId(1), Edit::Replace(b)),
+        (NodeId(3), Edit::Delete),
+        (NodeId(5), Edit::Delete),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(render(e, &mut out), "b( d)");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Properties on random trees and random oracles.
+
+/// A small deterministic generator (xorshift), so a proptest seed fixes a whole case.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn random_tree(rng: &mut Rng) -> String {
+    fn node(rng: &mut Rng, depth: u32, budget: &mut i32, leaf_id: &mut u32, out: &mut String) {
+        if rng.below(3) == 0 {
+            out.push_str(["e:", "f:", "g:"][rng.below(3) as usize]);
+        }
+        *budget -= 1;
+        if depth >= 4 || *budget <= 0 || rng.below(3) == 0 {
+            out.push_str(&format!("x{leaf_id}"));
+            *leaf_id += 1;
+            return;
+        }
+        out.push_str(["a", "b", "c", "d"][rng.below(4) as usize]);
+        out.push('(');
+        for i in 0..1 + rng.below(4) {
+            if i > 0 {
+                out.push(' ');
+            }
+            node(rng, depth + 1, budget, leaf_id, out);
+        }
+        out.push(')');
+    }
+    let mut out = String::new();
+    let mut budget = 8 + rng.below(22) as i32;
+    let mut leaf_id = 0;
+    for i in 0..1 + rng.below(3) {
+        if i > 0 {
+            out.push(' ');
+        }
+        node(rng, 1, &mut budget, &mut leaf_id, &mut out);
+    }
+    out
+}
+
+/// A random oracle: some leaves must stay, and (for some seeds) a hash of the candidate rejects
+/// about a quarter of everything else, so the oracle is far from monotone.
+fn random_oracle(rng: &mut Rng, input: &str) -> impl Fn(&[u8]) -> bool + Sync + use<> {
+    let leaves: Vec<String> = input
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| w.starts_with('x'))
+        .map(str::to_string)
+        .collect();
+    let mut needed: Vec<String> = leaves
+        .iter()
+        .filter(|_| rng.below(3) == 0)
+        .cloned()
+        .collect();
+    if needed.is_empty() {
+        needed.push(leaves[rng.below(leaves.len() as u64) as usize].clone());
+    }
+    let noisy = rng.below(2) == 0;
+    let salt = rng.next();
+    let original = input.as_bytes().to_vec();
+    move |bytes: &[u8]| {
+        if bytes == original {
+            return true;
+        }
+        let text = String::from_utf8_lossy(bytes);
+        let words: Vec<&str> = text.split(|c: char| !c.is_ascii_alphanumeric()).collect();
+        let has_all = needed.iter().all(|w| words.contains(&w.as_str()));
+        has_all && (!noisy || xxhash_rust::xxh3::xxh3_64_with_seed(bytes, salt) % 4 != 0)
+    }
+}
+
+fn single_edit_candidates(t: &Tree) -> Vec<Edits> {
+    let mut all = Vec::new();
+    for n in t.nodes() {
+        all.push([(n, Edit::Delete)].into_iter().collect());
+        for &c in t.children(n) {
+            all.push([(n, Edit::Replace(c))].into_iter().collect());
+        }
+    }
+    all
+}
+
+fn render(text: &str, edits: &Edits) -> Vec<u8> {
+    let doc = Toy.parse(text.as_bytes()).unwrap();
+    let mut out = Vec::new();
+    Toy.render(&doc, edits, &mut out);
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_algorithm_is_sound_deterministic_and_as_minimal_as_it_promises(seed in 1u64..) {
+        let mut rng = Rng(seed);
+        let input = random_tree(&mut rng);
+        let oracle = random_oracle(&mut rng, &input);
+        for algorithm in Algorithm::ALL {
+            let one = reduce(&input, &oracle, algorithm, 1);
+            let four = reduce(&input, &oracle, algorithm, 4);
+            prop_assert_eq!(&one, &four, "{} differs between -j 1 and -j 4 on {}", algorithm, input);
+            prop_assert!(oracle(one.as_bytes()), "{} result not interesting", algorithm);
+            prop_assert!(one.len() <= input.len());
+            let t = tree(&one);
+            let interesting_and_smaller = |e: &Edits| {
+                let b = render(&one, e);
+                b.len() < one.len() && oracle(&b)
+            };
+            match algorithm {
+                Algorithm::Ddmin => {
+                    // 1-minimal over the original leaves that remain (bare words, not emptied `a()`).
+                    for n in t.leaves().into_iter().filter(|&n| !t.text(n).ends_with(b")")) {
+                        prop_assert!(!interesting_and_smaller(&[(n, Edit::Delete)].into_iter().collect()));
+                    }
+                }
+                Algorithm::HddStar | Algorithm::HddPlus => {
+                    for n in t.nodes() {
+                        prop_assert!(!interesting_and_smaller(&[(n, Edit::Delete)].into_iter().collect()),
+                            "{} is not 1-tree-minimal: {} can lose node {}", algorithm, one, n.0);
+                    }
+                }
+                Algorithm::GtrStar => {
+                    for e in single_edit_candidates(&t) {
+                        prop_assert!(!interesting_and_smaller(&e),
+                            "gtr* is not 1-transformation-minimal: {} admits {:?}", one, e);
+                    }
+                }
+                Algorithm::Hdd | Algorithm::Gtr => {}
+            }
+        }
+    }
+
+    #[test]
+    fn gtr_with_only_unfiltered_deletion_is_hdd(seed in 1u64..) {
+        let mut rng = Rng(seed);
+        let input = random_tree(&mut rng);
+        let oracle = random_oracle(&mut rng, &input);
+        let deletion_only: Vec<Box<dyn Template>> = vec![Box::new(Deletion)];
+        let (by_gtr, gtr_stats) = reduce_with(&input, &oracle, 1, None, |r| gtr(r, &deletion_only).map(drop));
+        let (by_hdd, hdd_stats) = reduce_with(&input, &oracle, 1, None, |r| hdd(r).map(drop));
+        prop_assert_eq!(by_gtr, by_hdd);
+        prop_assert_eq!(gtr_stats.oracle_calls, hdd_stats.oracle_calls);
+    }
+}
+
+#[test]
+fn an_uninteresting_input_and_a_too_permissive_test_are_reported() {
+    let stop = AtomicBool::new(false);
+    let never = |_: &[u8]| false;
+    let mut r = Reducer::new(&Toy, &never, b"a(b)", Options::default(), &stop).unwrap();
+    assert!(matches!(
+        r.check_input(),
+        Err(crate::ReduceError::NotInteresting(crate::Verdict::Boring))
+    ));
+    let always = |_: &[u8]| true;
+    let mut r = Reducer::new(&Toy, &always, b"a(b)", Options::default(), &stop).unwrap();
+    assert!(matches!(
+        r.check_input(),
+        Err(crate::ReduceError::TooPermissive)
+    ));
+}
+
+#[test]
+fn a_stop_request_ends_the_reduction_with_the_best_so_far() {
+    let stop = AtomicBool::new(false);
+    let smaller_hits = std::sync::atomic::AtomicUsize::new(0);
+    let oracle = |b: &[u8]| {
+        let keep = String::from_utf8_lossy(b).contains("x9");
+        // Stop (as Ctrl-C would) while the second interesting reduction is being tested.
+        if keep && b.len() < 41 && smaller_hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed) == 1 {
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        keep
+    };
+    let input = "a(x1 x2 x3 x4 x5 x6 x7 x8 x9 x10 x11 x12)";
+    let mut r = Reducer::new(&Toy, &oracle, input.as_bytes(), Options::default(), &stop).unwrap();
+    let result = crate::run(&mut r, Algorithm::Hdd);
+    assert!(matches!(result, Err(crate::ReduceError::Interrupted)));
+    let best = String::from_utf8(r.into_best()).unwrap();
+    assert!(best.contains("x9") && best.len() < input.len(), "{best}");
+    assert!(best.contains("x7"), "the reduction stopped before it was done: {best}");
+}
+
+#[test]
+fn candidates_that_are_not_smaller_never_reach_the_oracle() {
+    // Replacing `file` by its only child renders the same bytes: skipped, not tested.
+    let stop = AtomicBool::new(false);
+    let seen = std::sync::Mutex::new(Vec::new());
+    let oracle = |b: &[u8]| {
+        seen.lock().unwrap().push(b.to_vec());
+        b == b"a(x)" || b == b"x"
+    };
+    let mut r = Reducer::new(&Toy, &oracle, b"a(x)", Options::default(), &stop).unwrap();
+    r.check_input().unwrap();
+    crate::run(&mut r, Algorithm::GtrStar).unwrap();
+    assert_eq!(r.best(), b"x");
+    drop(r);
+    let seen = seen.into_inner().unwrap();
+    assert!(seen.iter().all(|b| b.len() < 4 || b == b"a(x)"));
+    assert_eq!(
+        seen.iter().filter(|b| b.as_slice() == b"a(x)").count(),
+        1,
+        "the original is tested once"
+    );
+}

@@ -1,0 +1,88 @@
+//! A tiny tree syntax for tests: `node := [edge ':'] label ['(' node* ')']`, separated by spaces,
+//! e.g. `IfStmt(test:Unary(arg:c) cons:Block(body:Var))`. The root `file` holds the top-level
+//! nodes. Every rendering of a toy tree with edits is again valid toy syntax.
+
+use crate::{Document, Format, ParseError, TreeBuilder};
+
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Toy;
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'!'
+}
+
+impl Format for Toy {
+    fn name(&self) -> &'static str {
+        "toy"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["toy"]
+    }
+
+    fn description(&self) -> &'static str {
+        "test-only tree syntax"
+    }
+
+    fn parse(&self, input: &[u8]) -> Result<Document, ParseError> {
+        let mut b = TreeBuilder::new(input.to_vec(), "file");
+        let mut i = 0;
+        let mut open = 0usize;
+        let err = |offset: usize, message: &str| ParseError {
+            offset,
+            message: message.to_string(),
+        };
+        while i < input.len() {
+            let c = input[i];
+            if c == b' ' {
+                i += 1;
+            } else if c == b')' {
+                if open == 0 {
+                    return Err(err(i, "unbalanced )"));
+                }
+                open -= 1;
+                i += 1;
+                b.close(i);
+            } else if is_word(c) {
+                let start = i;
+                let word_end = |mut j: usize| {
+                    while j < input.len() && is_word(input[j]) {
+                        j += 1;
+                    }
+                    j
+                };
+                let mut j = word_end(i);
+                let mut edge = "c".to_string();
+                if input.get(j) == Some(&b':') {
+                    edge = String::from_utf8_lossy(&input[i..j]).into_owned();
+                    let k = word_end(j + 1);
+                    if k == j + 1 {
+                        return Err(err(j, "label expected after edge"));
+                    }
+                    i = j + 1;
+                    j = k;
+                }
+                let label = String::from_utf8_lossy(&input[i..j]).into_owned();
+                if input.get(j) == Some(&b'(') {
+                    b.open(&label, &edge, start);
+                    open += 1;
+                    i = j + 1;
+                } else {
+                    b.leaf(&label, &edge, start, j);
+                    i = j;
+                }
+            } else {
+                return Err(err(i, "unexpected byte"));
+            }
+        }
+        if open != 0 {
+            return Err(err(input.len(), "unclosed ("));
+        }
+        Ok(Document::new(b.finish()?))
+    }
+}
+
+/// Parses toy text, panicking on a syntax error (test inputs are written by hand).
+pub(crate) fn tree(text: &str) -> crate::Tree {
+    Toy.parse(text.as_bytes()).expect("valid toy syntax").tree
+}
