@@ -16,7 +16,9 @@ pub use algo::{Algorithm, ddmin, default_templates, gtr, hdd, run};
 pub use edit::{Edit, Edits, GapHook, gap, render_template, render_with};
 pub use engine::{Found, Observer, Options, ReduceError, Reducer, Stats};
 pub use format::{Diagnostic, Document, Format, ParseError};
-pub use oracle::{CommandOracle, Oracle, OracleError, Run, Verdict, shell_quote};
+pub use oracle::{
+    CommandOracle, Oracle, OracleError, Run, Verdict, absolutize_command, shell_quote,
+};
 pub use rules::{CompiledRules, LabelRules, RULES_VERSION, Rules, RulesError};
 pub use template::{Deletion, SubstituteByChild, Template};
 pub use tree::{BuildError, NodeId, Sym, Tree, TreeBuilder};

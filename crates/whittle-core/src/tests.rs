@@ -2,4 +2,5 @@
 //! oracles.
 
 mod algorithms;
+mod oracle;
 mod toy;

@@ -457,7 +457,10 @@ fn a_stop_request_ends_the_reduction_with_the_best_so_far() {
     let oracle = |b: &[u8]| {
         let keep = String::from_utf8_lossy(b).contains("x9");
         // Stop (as Ctrl-C would) while the second interesting reduction is being tested.
-        if keep && b.len() < 41 && smaller_hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed) == 1 {
+        if keep
+            && b.len() < 41
+            && smaller_hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed) == 1
+        {
             stop.store(true, std::sync::atomic::Ordering::Relaxed);
         }
         keep
@@ -468,7 +471,10 @@ fn a_stop_request_ends_the_reduction_with_the_best_so_far() {
     assert!(matches!(result, Err(crate::ReduceError::Interrupted)));
     let best = String::from_utf8(r.into_best()).unwrap();
     assert!(best.contains("x9") && best.len() < input.len(), "{best}");
-    assert!(best.contains("x7"), "the reduction stopped before it was done: {best}");
+    assert!(
+        best.contains("x7"),
+        "the reduction stopped before it was done: {best}"
+    );
 }
 
 #[test]

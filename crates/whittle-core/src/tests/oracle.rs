@@ -1,0 +1,101 @@
+use crate::{CommandOracle, Oracle, Verdict, absolutize_command, shell_quote};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn oracle(cmd: &str, timeout_ms: u64) -> CommandOracle {
+    CommandOracle::new(
+        cmd,
+        Path::new("/some/dir/case file.xml"),
+        Duration::from_millis(timeout_ms),
+    )
+}
+
+#[test]
+fn the_candidate_path_replaces_braces_or_is_appended() {
+    let o = oracle("check {} --twice {}", 1000);
+    assert_eq!(
+        o.command_line(Path::new("/t/a b.xml")),
+        "check '/t/a b.xml' --twice '/t/a b.xml'"
+    );
+    let o = oracle("check --flag", 1000);
+    assert_eq!(
+        o.command_line(Path::new("/t/x.xml")),
+        "check --flag /t/x.xml"
+    );
+    assert_eq!(shell_quote("it's"), r"'it'\''s'");
+}
+
+#[test]
+fn the_test_runs_in_a_fresh_directory_with_the_input_file_name() {
+    // The candidate is in the working directory under the original name, and the directory is
+    // otherwise empty.
+    let o = oracle(
+        r#"test "$(basename {})" = "case file.xml" && test "$(ls | wc -l)" = 1 && grep -q hello "case file.xml""#,
+        5000,
+    );
+    assert_eq!(o.test(b"hello", &|| false).unwrap(), Verdict::Interesting);
+    assert_eq!(o.test(b"bye", &|| false).unwrap(), Verdict::Boring);
+}
+
+#[test]
+fn a_test_past_the_timeout_is_killed_with_its_process_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let o = oracle(
+        &format!("sleep 30 & echo $! > {}; wait; : {{}}", pidfile.display()),
+        300,
+    );
+    let started = Instant::now();
+    assert_eq!(o.test(b"x", &|| false).unwrap(), Verdict::Timeout);
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let pid = std::fs::read_to_string(&pidfile).unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    // A killed process may linger as a zombie until its new parent reaps it; it must not run.
+    let status =
+        std::fs::read_to_string(format!("/proc/{}/status", pid.trim())).unwrap_or_default();
+    assert!(
+        status.is_empty()
+            || status
+                .lines()
+                .any(|l| l.starts_with("State:") && l.contains('Z')),
+        "the background sleep survived: {status}"
+    );
+}
+
+#[test]
+fn a_cancelled_test_stops_early() {
+    let o = oracle("sleep 30; : {}", 60_000);
+    let started = Instant::now();
+    let verdict = o
+        .test(b"x", &|| started.elapsed() > Duration::from_millis(100))
+        .unwrap();
+    assert_eq!(verdict, Verdict::Cancelled);
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn output_is_captured_on_request() {
+    let run = oracle("echo out; echo err >&2; exit 3", 5000)
+        .run(b"", &|| false, true)
+        .unwrap();
+    assert_eq!(run.verdict, Verdict::Boring);
+    assert_eq!(run.status.and_then(|s| s.code()), Some(3));
+    assert_eq!(String::from_utf8_lossy(&run.output), "out\nerr\n");
+}
+
+#[test]
+fn explicitly_relative_paths_become_absolute() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("check.sh"), "").unwrap();
+    std::fs::write(dir.path().join("line"), "").unwrap();
+    let base = dir.path().canonicalize().unwrap();
+    let abs = base.join("check.sh");
+    assert_eq!(
+        absolutize_command("./check.sh {}  --x  ./missing.sh", &base),
+        format!(
+            "{} {{}}  --x  ./missing.sh",
+            shell_quote(&abs.to_string_lossy())
+        )
+    );
+    assert_eq!(absolutize_command("grep -q line", &base), "grep -q line");
+}
