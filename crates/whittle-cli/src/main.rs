@@ -1,1 +1,530 @@
-fn main() {}
+//! `whittle`: reduce a file while a test command still says it is interesting.
+
+use anyhow::{Context, Result};
+use clap::{Args, Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use whittle_core::{Algorithm, CommandOracle, Format, Options, ReduceError, Reducer, Rules, Stats};
+
+/// Exit status for bad input, a bad test or bad options (as clap uses for usage errors).
+const EXIT_BAD_INPUT: u8 = 2;
+/// Exit status after Ctrl-C or SIGTERM (128 + SIGINT, as shells report it).
+const EXIT_INTERRUPTED: u8 = 130;
+
+static STOP: AtomicBool = AtomicBool::new(false);
+
+#[derive(Parser)]
+#[command(name = "whittle", version, about = "Reduce a file while a test still says it is interesting", long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Reduce INPUT while the test command exits with status 0.
+    Reduce(ReduceArgs),
+    /// Print the labeled tree of a file, as the reducer sees it.
+    Tree(TreeArgs),
+    /// List the formats this build knows.
+    Formats,
+}
+
+#[derive(Args)]
+struct ReduceArgs {
+    /// The file to reduce (never modified).
+    input: PathBuf,
+    /// The test: a shell command that exits 0 when its file is still interesting. `{}` is replaced
+    /// by the candidate's path; without `{}` the path is appended.
+    #[arg(long, short = 't', value_name = "CMD")]
+    test: String,
+    /// Where to write the result [default: INPUT with `.reduced` before the extension].
+    #[arg(long, short = 'o')]
+    output: Option<PathBuf>,
+    /// The format [default: from the file extension; `lines` for unknown extensions].
+    #[arg(long)]
+    lang: Option<String>,
+    /// The reduction algorithm: gtr*, gtr, hdd*, hdd, hdd+ or ddmin.
+    #[arg(long, short = 'a', default_value = "gtr*", value_parser = parse_algorithm)]
+    algorithm: Algorithm,
+    /// Tests to run at once [default: the number of cores]. The result is the same for every value.
+    #[arg(long, short = 'j')]
+    jobs: Option<usize>,
+    /// Seconds after which a test is killed (with its children) and counted as not interesting.
+    #[arg(long, default_value_t = 60.0)]
+    timeout: f64,
+    /// A rules file (JSON) that filters candidates before the test runs.
+    #[arg(long, conflicts_with = "no_rules")]
+    rules: Option<PathBuf>,
+    /// Use no rules.
+    #[arg(long)]
+    no_rules: bool,
+    /// Do not check candidates with the format's own parser before running the test.
+    #[arg(long)]
+    no_gate: bool,
+    /// Write every count and timing as JSON to this file.
+    #[arg(long, value_name = "FILE.json")]
+    report: Option<PathBuf>,
+    /// Print nothing but errors.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+}
+
+#[derive(Args)]
+struct TreeArgs {
+    /// The file to show.
+    input: PathBuf,
+    /// The format [default: from the file extension].
+    #[arg(long)]
+    lang: Option<String>,
+}
+
+fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
+    s.parse()
+}
+
+fn formats() -> Vec<&'static dyn Format> {
+    vec![&whittle_xml::Xml, &whittle_lines::Lines]
+}
+
+fn pick_format(lang: Option<&str>, input: &Path) -> Result<(&'static dyn Format, bool)> {
+    let all = formats();
+    if let Some(lang) = lang {
+        let names: Vec<&str> = all.iter().map(|f| f.name()).collect();
+        let f = all.into_iter().find(|f| f.name() == lang);
+        return f
+            .map(|f| (f, false))
+            .with_context(|| format!("unknown format `{lang}` (known: {})", names.join(", ")));
+    }
+    let ext = input
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let by_ext = all
+        .iter()
+        .find(|f| f.extensions().contains(&ext.as_str()))
+        .copied();
+    Ok(match by_ext {
+        Some(f) => (f, false),
+        None => (&whittle_lines::Lines as &dyn Format, true),
+    })
+}
+
+/// An error that maps to a given exit status.
+#[derive(Debug)]
+struct Exit(u8, String);
+
+impl std::fmt::Display for Exit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.1)
+    }
+}
+
+impl std::error::Error for Exit {}
+
+fn bad(msg: impl Into<String>) -> anyhow::Error {
+    Exit(EXIT_BAD_INPUT, msg.into()).into()
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Reduce(args) => reduce(args),
+        Command::Tree(args) => tree(args),
+        Command::Formats => list_formats(),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            let code = e.downcast_ref::<Exit>().map_or(1, |x| x.0);
+            eprintln!("error: {e:#}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+fn list_formats() -> Result<ExitCode> {
+    for f in formats() {
+        let gate = if f.has_gate() { "gate" } else { "    " };
+        println!(
+            "{:<8} {gate}  .{:<28} {}",
+            f.name(),
+            f.extensions().join(" ."),
+            f.description()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn read_input(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| bad(format!("cannot read {}: {e}", path.display())))
+}
+
+/// Line and column (1-based) of a byte offset, for error messages.
+fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
+    let before = &bytes[..offset.min(bytes.len())];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let col = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+    (line, col)
+}
+
+fn parse_error(
+    path: &Path,
+    format: &dyn Format,
+    bytes: &[u8],
+    e: &whittle_core::ParseError,
+) -> anyhow::Error {
+    let (line, col) = line_col(bytes, e.offset);
+    bad(format!(
+        "{}:{line}:{col}: cannot parse as {}: {}",
+        path.display(),
+        format.name(),
+        e.message
+    ))
+}
+
+fn tree(args: TreeArgs) -> Result<ExitCode> {
+    let bytes = read_input(&args.input)?;
+    let (format, _) =
+        pick_format(args.lang.as_deref(), &args.input).map_err(|e| bad(e.to_string()))?;
+    let doc = format
+        .parse(&bytes)
+        .map_err(|e| parse_error(&args.input, format, &bytes, &e))?;
+    for d in &doc.diagnostics {
+        let (line, col) = line_col(&bytes, d.offset);
+        eprintln!(
+            "warning: {}:{line}:{col}: {}",
+            args.input.display(),
+            d.message
+        );
+    }
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(doc.tree.dump().as_bytes());
+    let _ = writeln!(
+        out,
+        "# {} nodes, depth {}, {} bytes",
+        doc.tree.len(),
+        doc.tree.height(),
+        bytes.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn default_output(input: &Path) -> PathBuf {
+    let stem = input
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "input".into());
+    let name = match input.extension() {
+        Some(ext) => format!("{stem}.reduced.{}", ext.to_string_lossy()),
+        None => format!("{stem}.reduced"),
+    };
+    input.with_file_name(name)
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so the
+/// output is always either the previous best or the new one, never half of each.
+fn write_atomic(
+    path: &Path,
+    bytes: &[u8],
+    permissions: Option<&std::fs::Permissions>,
+) -> std::io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".whittle-")
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    if let Some(p) = permissions {
+        tmp.as_file().set_permissions(p.clone())?;
+    }
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    input: &'a Path,
+    output: &'a Path,
+    format: &'a str,
+    algorithm: &'a str,
+    jobs: usize,
+    test: &'a str,
+    timeout_seconds: f64,
+    rules: Option<&'a Path>,
+    gate: &'a str,
+    interrupted: bool,
+    bytes_before: usize,
+    bytes_after: usize,
+    nodes_before: usize,
+    nodes_after: usize,
+    wall_seconds: f64,
+    outside_oracle_seconds: f64,
+    #[serde(flatten)]
+    stats: &'a Stats,
+}
+
+fn reduce(args: ReduceArgs) -> Result<ExitCode> {
+    let started = Instant::now();
+    let input = read_input(&args.input)?;
+    let (format, guessed) =
+        pick_format(args.lang.as_deref(), &args.input).map_err(|e| bad(e.to_string()))?;
+    let output = args
+        .output
+        .clone()
+        .unwrap_or_else(|| default_output(&args.input));
+    if output
+        .canonicalize()
+        .ok()
+        .is_some_and(|o| args.input.canonicalize().ok() == Some(o))
+    {
+        return Err(bad(
+            "the output path is the input file; whittle never modifies its input",
+        ));
+    }
+    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
+        return Err(bad("--timeout must be a positive number of seconds"));
+    }
+    let rules = match (&args.rules, args.no_rules) {
+        (Some(path), _) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| bad(format!("cannot read rules {}: {e}", path.display())))?;
+            let rules =
+                Rules::from_json(&text).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+            if rules.format != format.name() {
+                return Err(bad(format!(
+                    "{} holds rules for `{}`, but the input is reduced as `{}`",
+                    path.display(),
+                    rules.format,
+                    format.name()
+                )));
+            }
+            Some(rules)
+        }
+        _ => None,
+    };
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let quiet = args.quiet;
+    let say = |msg: &str| {
+        if !quiet {
+            eprintln!("{msg}");
+        }
+    };
+    if guessed {
+        say(&format!(
+            "whittle: no format for this file extension; reducing {} as `lines`",
+            args.input.display()
+        ));
+    }
+
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let test = whittle_core::absolutize_command(&args.test, &cwd);
+    let oracle = CommandOracle::new(&test, &args.input, Duration::from_secs_f64(args.timeout));
+    let options = Options {
+        jobs,
+        gate: !args.no_gate,
+        rules,
+    };
+    let mut reducer = match Reducer::new(format, &oracle, &input, options, &STOP) {
+        Ok(r) => r,
+        Err(ReduceError::Parse(e)) => return Err(parse_error(&args.input, format, &input, &e)),
+        Err(e) => return Err(bad(format!("{}: {e}", args.input.display()))),
+    };
+    for d in &reducer.doc().diagnostics {
+        let (line, col) = line_col(&input, d.offset);
+        say(&format!(
+            "warning: {}:{line}:{col}: {} (recovered)",
+            args.input.display(),
+            d.message
+        ));
+    }
+    if reducer.gate_switched_off() {
+        say(&format!(
+            "whittle: the input does not pass the {} validity gate, so the gate is off",
+            format.name()
+        ));
+    }
+    let nodes_before = reducer.tree().len();
+    let gate = if reducer.gate_active() {
+        "on"
+    } else if reducer.gate_switched_off() {
+        "switched off (the input fails it)"
+    } else {
+        "off"
+    };
+
+    ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst))
+        .context("cannot install the Ctrl-C handler")?;
+
+    match reducer.check_input() {
+        Ok(()) => {}
+        Err(ReduceError::NotInteresting(verdict)) => {
+            let run = oracle
+                .run(&input, &|| false, true)
+                .context("cannot run the test")?;
+            let how = match (run.verdict, run.status) {
+                (whittle_core::Verdict::Timeout, _) | (_, None)
+                    if verdict == whittle_core::Verdict::Timeout =>
+                {
+                    format!("it timed out after {} s", args.timeout)
+                }
+                (_, Some(s)) if s.code() == Some(127) => {
+                    "exit status 127: the test command was not found".to_string()
+                }
+                (_, Some(s)) => format!("{s}"),
+                (v, None) => format!("{v:?}"),
+            };
+            let mut msg = format!(
+                "the test does not find the original input interesting ({how}); nothing was written.\n\
+                 Reproduce with:\n  {}",
+                oracle.reproduce_hint(&args.input)
+            );
+            if !run.output.is_empty() {
+                let out = String::from_utf8_lossy(&run.output);
+                let tail: Vec<&str> = out.lines().rev().take(10).collect();
+                msg.push_str("\nIts output ended with:\n");
+                for l in tail.into_iter().rev() {
+                    msg.push_str("  | ");
+                    msg.push_str(l);
+                    msg.push('\n');
+                }
+            }
+            return Err(bad(msg.trim_end().to_string()));
+        }
+        Err(ReduceError::TooPermissive) => {
+            return Err(bad(
+                "the test is too permissive: it says an empty file is interesting too; nothing was written",
+            ));
+        }
+        Err(ReduceError::Interrupted) => return Ok(ExitCode::from(EXIT_INTERRUPTED)),
+        Err(e) => return Err(e.into()),
+    }
+
+    let permissions = std::fs::metadata(&args.input).ok().map(|m| m.permissions());
+    let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar = ProgressBar::new_spinner();
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        bar.enable_steady_tick(Duration::from_millis(120));
+        bar.set_message(format!("{} bytes", input.len()));
+        bar
+    });
+    let write_error: Arc<Mutex<Option<std::io::Error>>> = Arc::default();
+    {
+        let output = output.clone();
+        let bar = bar.clone();
+        let total = input.len();
+        let write_error = Arc::clone(&write_error);
+        let permissions = permissions.clone();
+        reducer.on_improvement(Box::new(move |best: &[u8], stats: &Stats| {
+            if let Err(e) = write_atomic(&output, best, permissions.as_ref()) {
+                write_error
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get_or_insert(e);
+            }
+            if let Some(bar) = &bar {
+                bar.set_message(format!(
+                    "{} bytes ({:.1}%), {} tests, {} cache hits",
+                    best.len(),
+                    100.0 * best.len() as f64 / total.max(1) as f64,
+                    stats.oracle_calls,
+                    stats.cache_hits
+                ));
+            }
+        }));
+    }
+    // The output exists from the start, so even an early interruption leaves a usable file.
+    write_atomic(&output, &input, permissions.as_ref())
+        .with_context(|| format!("cannot write {}", output.display()))?;
+
+    let outcome = whittle_core::run(&mut reducer, args.algorithm);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let interrupted = matches!(outcome, Err(ReduceError::Interrupted));
+    if let Err(e) = outcome
+        && !interrupted
+    {
+        return Err(anyhow::Error::from(e).context(format!(
+            "reduction stopped; the best result so far is in {}",
+            output.display()
+        )));
+    }
+    if let Some(e) = write_error.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        return Err(anyhow::Error::from(e).context(format!("cannot write {}", output.display())));
+    }
+    let stats = reducer.stats();
+    let nodes_after = if interrupted {
+        format.parse(reducer.best()).map_or(0, |d| d.tree.len())
+    } else {
+        reducer.tree().len()
+    };
+    let best = reducer.into_best();
+    write_atomic(&output, &best, permissions.as_ref())
+        .with_context(|| format!("cannot write {}", output.display()))?;
+    let wall = started.elapsed().as_secs_f64();
+    let in_oracle = if jobs == 1 {
+        stats.oracle_seconds
+    } else {
+        stats.oracle_seconds / jobs as f64
+    };
+    if let Some(path) = &args.report {
+        let report = Report {
+            input: &args.input,
+            output: &output,
+            format: format.name(),
+            algorithm: args.algorithm.name(),
+            jobs,
+            test: &args.test,
+            timeout_seconds: args.timeout,
+            rules: args.rules.as_deref(),
+            gate,
+            interrupted,
+            bytes_before: input.len(),
+            bytes_after: best.len(),
+            nodes_before,
+            nodes_after,
+            wall_seconds: wall,
+            outside_oracle_seconds: (wall - in_oracle).max(0.0),
+            stats: &stats,
+        };
+        let json = serde_json::to_string_pretty(&report)?;
+        std::fs::write(path, json + "\n")
+            .with_context(|| format!("cannot write the report {}", path.display()))?;
+    }
+    say(&format!(
+        "whittle: {} {} bytes -> {} ({:.1}%), {} -> {} nodes, {} tests, {} cache hits, {} gate rejections, {} filtered, {:.0}% of {:.2} s in the test\n         wrote {}",
+        if interrupted { "interrupted;" } else { "done;" },
+        input.len(),
+        best.len(),
+        100.0 * best.len() as f64 / input.len().max(1) as f64,
+        nodes_before,
+        nodes_after,
+        stats.oracle_calls,
+        stats.cache_hits,
+        stats.gate_rejections,
+        stats.filtered,
+        100.0 * (in_oracle / wall.max(1e-9)).min(1.0),
+        wall,
+        output.display()
+    ));
+    if interrupted {
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -210,7 +210,8 @@ fn hdd_plus_phase(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
         let mut state = Edits::new();
         let accepted = greedy_scan(r, &items, &mut state, |tree, state, (n, e)| {
             // A node inside an already deleted subtree is gone; nothing to try.
-            let gone = state.iter().any(|(m, _)| tree.contains(m, n));
+            let gone =
+                std::iter::successors(Some(n), |&m| tree.parent(m)).any(|m| state.get(m).is_some());
             (!gone).then(|| state.with(n, e))
         })?;
         r.commit()?;

@@ -220,17 +220,18 @@ pub fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }
 
-/// Makes the explicitly relative paths of a test command (words starting with `./` or `../` that
-/// name an existing file) absolute against `base`, since the test runs in a scratch directory.
-/// Other words are left alone: `grep -q line` must not turn into a path because a file `line`
-/// happens to exist.
+/// Makes the relative paths of a test command absolute against `base`, since the test runs in a
+/// scratch directory. A relative path is a word with a `/` that does not start with one and names
+/// an existing file (`./check.sh`, `tests/oracle.py`), as `sh` itself would treat it. Words
+/// without a `/` are left alone: `grep -q line` must not turn into a path because a file `line`
+/// happens to exist, and `check.sh` alone is looked up on `PATH` by the shell.
 pub fn absolutize_command(command: &str, base: &Path) -> String {
     let mut out = String::with_capacity(command.len());
     let mut rest = command;
     while !rest.is_empty() {
         let word_end = rest.find(char::is_whitespace).unwrap_or(rest.len());
         let (word, tail) = rest.split_at(word_end);
-        let relative = word.starts_with("./") || word.starts_with("../");
+        let relative = word.contains('/') && !word.starts_with('/');
         match base.join(word).canonicalize() {
             Ok(abs) if relative && abs.exists() => {
                 out.push_str(&shell_quote(&abs.to_string_lossy()))

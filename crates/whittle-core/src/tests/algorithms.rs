@@ -355,7 +355,7 @@ fn random_oracle(rng: &mut Rng, input: &str) -> impl Fn(&[u8]) -> bool + Sync + 
         let text = String::from_utf8_lossy(bytes);
         let words: Vec<&str> = text.split(|c: char| !c.is_ascii_alphanumeric()).collect();
         let has_all = needed.iter().all(|w| words.contains(&w.as_str()));
-        has_all && (!noisy || xxhash_rust::xxh3::xxh3_64_with_seed(bytes, salt) % 4 != 0)
+        has_all && (!noisy || !xxhash_rust::xxh3::xxh3_64_with_seed(bytes, salt).is_multiple_of(4))
     }
 }
 

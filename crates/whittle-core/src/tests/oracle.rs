@@ -98,4 +98,13 @@ fn explicitly_relative_paths_become_absolute() {
         )
     );
     assert_eq!(absolutize_command("grep -q line", &base), "grep -q line");
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    std::fs::write(dir.path().join("sub/t.py"), "").unwrap();
+    assert_eq!(
+        absolutize_command("python3 sub/t.py /bin/sh", &base),
+        format!(
+            "python3 {} /bin/sh",
+            shell_quote(&base.join("sub/t.py").to_string_lossy())
+        )
+    );
 }

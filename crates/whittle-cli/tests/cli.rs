@@ -1,0 +1,426 @@
+//! End-to-end tests of the `whittle` binary with real external tests (sh, grep, xmllint).
+#![allow(
+    clippy::disallowed_methods,
+    reason = "these tests run the whittle binary and real test commands"
+)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+/// A scratch directory with the files of one test case.
+struct Case {
+    dir: tempfile::TempDir,
+}
+
+impl Case {
+    fn new() -> Case {
+        Case {
+            dir: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.path(name);
+        fs::write(&p, text).expect("write fixture");
+        p
+    }
+
+    fn script(&self, name: &str, body: &str) -> PathBuf {
+        let p = self.write(name, &format!("#!/bin/sh\n{body}\n"));
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).expect("chmod");
+        p
+    }
+
+    fn whittle(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_whittle"))
+            .args(args)
+            .current_dir(self.dir.path())
+            .output()
+            .expect("run whittle")
+    }
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn read(p: &Path) -> String {
+    fs::read_to_string(p).unwrap_or_else(|e| panic!("read {}: {e}", p.display()))
+}
+
+/// Whether a process is still running (a killed one may linger as a zombie until reaped).
+fn running(pid: &str) -> bool {
+    fs::read_to_string(format!("/proc/{pid}/status")).is_ok_and(|s| {
+        !s.lines()
+            .any(|l| l.starts_with("State:") && l.contains('Z'))
+    })
+}
+
+fn require_xmllint() {
+    let ok = Command::new("xmllint")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        ok,
+        "xmllint is needed by this test: apt-get install -y libxml2-utils (.ci/run does this)"
+    );
+}
+
+const CATALOG: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<!-- A catalogue with one raw ampersand, which xmllint rejects. -->
+<catalog xmlns:dc="http://purl.org/dc/elements/1.1/">
+  <book id="b1" lang="en"><dc:title>Ulysses</dc:title><price>12.50</price></book>
+  <book id="b2" lang="fr"><dc:title>Madame Bovary</dc:title><price>9.90</price></book>
+  <shelf name="seafood">
+    <book id="b3" title="Fish & Chips" lang="en"><price>3.20</price></book>
+    <book id="b4" lang="de"><![CDATA[Kochbuch <neu>]]><price>7.00</price></book>
+  </shelf>
+  <?archive keep="no"?>
+</catalog>
+"#;
+
+const XMLLINT_TEST: &str = "xmllint --noout {} 2>&1 | grep -q 'xmlParseEntityRef: no name'";
+
+#[test]
+fn reduces_xml_with_xmllint_to_the_element_holding_the_raw_ampersand() {
+    require_xmllint();
+    let case = Case::new();
+    let input = case.write("catalog.xml", CATALOG);
+    let mut results = Vec::new();
+    for jobs in ["1", "2"] {
+        let report = case.path(&format!("report-{jobs}.json"));
+        let out = case.whittle(&[
+            "reduce",
+            "catalog.xml",
+            "--test",
+            XMLLINT_TEST,
+            "-j",
+            jobs,
+            "--report",
+            report.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let reduced = read(&case.path("catalog.reduced.xml"));
+        let json: serde_json::Value = serde_json::from_str(&read(&report)).expect("report is JSON");
+        assert!(json["oracle_calls"].as_u64().unwrap() > 0);
+        assert_eq!(
+            json["bytes_after"].as_u64().unwrap() as usize,
+            reduced.len()
+        );
+        assert_eq!(
+            json["bytes_before"].as_u64().unwrap() as usize,
+            CATALOG.len()
+        );
+        assert_eq!(json["format"], "xml");
+        assert_eq!(json["algorithm"], "gtr*");
+        assert_eq!(json["gate"], "switched off (the input fails it)");
+        results.push(reduced);
+    }
+    assert_eq!(results[0], results[1], "the result must not depend on -j");
+    // GTR* pulls the one book up to the root and drops everything else it can.
+    assert_eq!(results[0], r#"<book title="Fish & Chips"></book>"#);
+    assert_eq!(read(&input), CATALOG, "the input is never modified");
+    let still = Command::new("sh")
+        .arg("-c")
+        .arg(XMLLINT_TEST.replace("{}", "catalog.reduced.xml"))
+        .current_dir(case.dir.path())
+        .status()
+        .unwrap();
+    assert!(
+        still.success(),
+        "the result is still interesting to xmllint"
+    );
+}
+
+#[test]
+fn every_algorithm_gives_an_interesting_smaller_result() {
+    require_xmllint();
+    let case = Case::new();
+    case.write("catalog.xml", CATALOG);
+    let mut sizes = Vec::new();
+    for algo in ["gtr*", "gtr", "hdd*", "hdd", "hdd+", "ddmin"] {
+        // ddmin is the line-based baseline; the tree algorithms see XML.
+        let lang = if algo == "ddmin" { "lines" } else { "xml" };
+        let out = case.whittle(&[
+            "reduce",
+            "catalog.xml",
+            "--test",
+            XMLLINT_TEST,
+            "-a",
+            algo,
+            "--lang",
+            lang,
+            "-o",
+            "out.xml",
+            "-q",
+        ]);
+        assert!(out.status.success(), "{algo}: {}", stderr(&out));
+        assert!(
+            stderr(&out).is_empty(),
+            "-q prints nothing: {}",
+            stderr(&out)
+        );
+        let reduced = read(&case.path("out.xml"));
+        assert!(reduced.contains("Fish & Chips"), "{algo}: {reduced}");
+        assert!(reduced.len() < CATALOG.len() / 3, "{algo}: {reduced}");
+        sizes.push((algo, reduced.len()));
+    }
+    let size = |a: &str| sizes.iter().find(|s| s.0 == a).unwrap().1;
+    assert!(size("gtr*") <= size("hdd*"), "{sizes:?}");
+    assert!(size("hdd*") <= size("hdd"), "{sizes:?}");
+}
+
+#[test]
+fn lines_ddmin_keeps_exactly_the_needed_lines() {
+    let case = Case::new();
+    let text: String = (0..40).map(|i| format!("line {i}\n")).collect();
+    case.write("notes.txt", &text);
+    let out = case.whittle(&[
+        "reduce",
+        "notes.txt",
+        "--test",
+        "grep -q 'line 7$' {} && grep -q 'line 31' {}",
+        "-a",
+        "ddmin",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(read(&case.path("notes.reduced.txt")), "line 7\nline 31\n");
+}
+
+#[test]
+fn an_uninteresting_input_is_an_error_with_a_command_to_reproduce_it() {
+    let case = Case::new();
+    let input = case.write("a.txt", "hello\nworld\n");
+    let out = case.whittle(&["reduce", "a.txt", "--test", "echo checking; grep -q absent"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("does not find the original input interesting"),
+        "{err}"
+    );
+    assert!(
+        err.contains("Reproduce with:") && err.contains("grep -q absent"),
+        "{err}"
+    );
+    assert!(
+        err.contains("| checking"),
+        "the test's output is shown: {err}"
+    );
+    assert!(!case.path("a.reduced.txt").exists(), "nothing is written");
+    assert_eq!(read(&input), "hello\nworld\n");
+}
+
+#[test]
+fn a_missing_test_command_is_named() {
+    let case = Case::new();
+    case.write("a.txt", "x\n");
+    let out = case.whittle(&["reduce", "a.txt", "--test", "./no-such-test-script.sh"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("127") && err.contains("not found"), "{err}");
+}
+
+#[test]
+fn a_too_permissive_test_is_reported() {
+    let case = Case::new();
+    case.write("a.txt", "x\ny\n");
+    let out = case.whittle(&["reduce", "a.txt", "--test", "true"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("too permissive"), "{}", stderr(&out));
+    assert!(!case.path("a.reduced.txt").exists());
+}
+
+#[test]
+fn an_unparseable_file_is_an_error_naming_file_and_position() {
+    let case = Case::new();
+    // A gzip stream named .xml: the XML format refuses it instead of reducing junk.
+    let bytes = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03<not>xml</not>";
+    fs::write(case.path("blob.xml"), bytes).unwrap();
+    let out = case.whittle(&["reduce", "blob.xml", "--test", "true"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("blob.xml:1:") && err.contains("cannot parse as xml"),
+        "{err}"
+    );
+    assert_eq!(fs::read(case.path("blob.xml")).unwrap(), bytes);
+    assert!(!case.path("blob.reduced.xml").exists());
+}
+
+#[test]
+fn a_hanging_test_is_killed_at_the_timeout_with_its_children() {
+    let case = Case::new();
+    case.write("in.txt", "KEEP\nHANG\na\nb\n");
+    // Without the HANG line the test starts a background child and hangs; whittle must kill
+    // both at the timeout and count the candidate as not interesting.
+    let pids = case.path("pids");
+    case.script(
+        "test.sh",
+        &format!(
+            "grep -q KEEP \"$1\" || exit 1\ngrep -q HANG \"$1\" && exit 0\nsleep 300 &\necho $! >> {}\nwait",
+            pids.display()
+        ),
+    );
+    let started = Instant::now();
+    let out = case.whittle(&[
+        "reduce",
+        "in.txt",
+        "--test",
+        "./test.sh",
+        "--timeout",
+        "0.5",
+        "-a",
+        "ddmin",
+        "--report",
+        "r.json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(read(&case.path("in.reduced.txt")), "KEEP\nHANG\n");
+    let json: serde_json::Value = serde_json::from_str(&read(&case.path("r.json"))).unwrap();
+    let timeouts = json["timeouts"].as_u64().unwrap();
+    assert!(timeouts >= 1, "{json}");
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "hung tests were not cut off"
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    let pids = read(&pids);
+    assert_eq!(pids.lines().count() as u64, timeouts);
+    for pid in pids.lines() {
+        assert!(
+            !running(pid),
+            "background child {pid} of a killed test is still alive"
+        );
+    }
+}
+
+#[test]
+fn sigterm_leaves_the_best_result_so_far_on_disk() {
+    let case = Case::new();
+    let text: String = (0..64).map(|i| format!("row {i}\n")).collect();
+    case.write("in.txt", &text);
+    case.script("slow.sh", "sleep 0.2\ngrep -q 'row 42$' \"$1\"");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_whittle"))
+        .args([
+            "reduce",
+            "in.txt",
+            "--test",
+            "./slow.sh",
+            "-j",
+            "1",
+            "-a",
+            "ddmin",
+        ])
+        .current_dir(case.dir.path())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = case.path("in.reduced.txt");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline && !fs::read(&out).is_ok_and(|b| b.len() < text.len()) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Command::new("kill")
+        .arg("-TERM")
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let best = read(&out);
+    assert!(
+        best.len() < text.len() && best.contains("row 42\n"),
+        "{best}"
+    );
+    assert!(best.lines().all(|l| text.lines().any(|t| t == l)));
+    assert_eq!(read(&case.path("in.txt")), text);
+}
+
+#[test]
+fn tree_and_formats_show_what_the_reducer_sees() {
+    let case = Case::new();
+    case.write("c.xml", CATALOG);
+    let out = case.whittle(&["tree", "c.xml"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let dump = String::from_utf8(out.stdout).unwrap();
+    assert!(dump.starts_with("#document\n"), "{dump}");
+    assert!(dump.contains("\n  child: catalog\n"), "{dump}");
+    assert!(
+        dump.contains("@title: @title \" title=\\\"Fish & Chips\\\"\""),
+        "{dump}"
+    );
+    let formats = case.whittle(&["formats"]);
+    let list = String::from_utf8(formats.stdout).unwrap();
+    assert!(
+        list.lines()
+            .any(|l| l.starts_with("xml") && l.contains("gate")),
+        "{list}"
+    );
+    assert!(list.lines().any(|l| l.starts_with("lines")), "{list}");
+}
+
+#[test]
+fn the_output_may_not_be_the_input_and_rules_must_match_the_format() {
+    let case = Case::new();
+    case.write("a.txt", "x\n");
+    let out = case.whittle(&["reduce", "a.txt", "--test", "grep -q x", "-o", "a.txt"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("never modifies its input"));
+    case.write(
+        "r.json",
+        r#"{"whittle_rules": 1, "format": "xml", "labels": {}}"#,
+    );
+    let out = case.whittle(&[
+        "reduce",
+        "a.txt",
+        "--test",
+        "grep -q x",
+        "--rules",
+        "r.json",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("rules for `xml`"), "{}", stderr(&out));
+}
+
+#[test]
+fn rules_filter_candidates_and_the_report_counts_them() {
+    require_xmllint();
+    let case = Case::new();
+    case.write("catalog.xml", CATALOG);
+    // Every book needs its id; a book only ever stands under a shelf; a title attribute is only
+    // ever on a book.
+    case.write(
+        "rules.json",
+        r#"{"whittle_rules": 1, "format": "xml", "labels": {
+             "book": {"mandatory_edges": ["@id"], "contexts": [["shelf", "child"]]},
+             "@title": {"contexts": [["book", "@title"]]}}}"#,
+    );
+    let out = case.whittle(&[
+        "reduce",
+        "catalog.xml",
+        "--test",
+        XMLLINT_TEST,
+        "--rules",
+        "rules.json",
+        "--report",
+        "r.json",
+        "-j",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&read(&case.path("r.json"))).unwrap();
+    assert!(json["filtered"].as_u64().unwrap() > 0, "{json}");
+    let reduced = read(&case.path("catalog.reduced.xml"));
+    assert!(
+        reduced.contains(r#"id="b3""#) && reduced.contains("<shelf"),
+        "rules kept the id and the shelf: {reduced}"
+    );
+}
