@@ -77,7 +77,7 @@ pub fn default_templates() -> Vec<Box<dyn Template>> {
 /// Runs `algorithm` to its end. The best result is in the reducer (and was reported to its
 /// observer after every improvement).
 pub fn run(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError> {
-    let templates = default_templates();
+    let templates = r.format().templates();
     match algorithm {
         Algorithm::Ddmin => ddmin_leaves(r),
         Algorithm::Hdd => hdd(r).map(drop),
@@ -285,7 +285,7 @@ fn apply_template(
         let mut filtered = 0;
         for n in nodes {
             out.clear();
-            filtered += t.candidates(r.tree(), n, r.rules(), &mut out);
+            filtered += t.candidates(r.doc(), n, r.rules(), &mut out);
             if let Some(&e) = out.first() {
                 items.push((n, e));
             }
@@ -311,7 +311,7 @@ fn reduce_level_nodes(
     let mut filtered = 0;
     for &n in nodes {
         out.clear();
-        filtered += t.candidates(r.tree(), n, r.rules(), &mut out);
+        filtered += t.candidates(r.doc(), n, r.rules(), &mut out);
         items.extend(out.iter().map(|&e| (n, e)));
     }
     r.count_filtered(filtered);

@@ -1,6 +1,8 @@
 //! The one trait through which formats plug into the engine.
 
+use crate::algo::default_templates;
 use crate::edit::{Edits, render_template};
+use crate::template::Template;
 use crate::tree::{BuildError, Tree};
 use std::any::Any;
 use std::fmt;
@@ -89,8 +91,19 @@ pub trait Format: Send + Sync {
     fn parse(&self, input: &[u8]) -> Result<Document, ParseError>;
 
     /// Renders the document with edits applied. The default copies the render template.
+    ///
+    /// `Edit::Replace(d)` normally names a proper descendant; the template renderer ignores any
+    /// other replacement. A format with its own `render` may give a replacement by another node a
+    /// meaning of its own (such as inlining the object a PDF reference names).
     fn render(&self, doc: &Document, edits: &Edits, out: &mut Vec<u8>) {
         render_template(&doc.tree, edits, out);
+    }
+
+    /// The transformation templates GTR applies, in order. The default is the paper's pair,
+    /// deletion then substitute-by-child; a format may add its own (inlining a PDF reference,
+    /// splicing a Python block into its parent).
+    fn templates(&self) -> Vec<Box<dyn Template>> {
+        default_templates()
     }
 
     /// Whether this format has an in-process validity check.

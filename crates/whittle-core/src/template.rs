@@ -1,8 +1,9 @@
 //! Transformation templates (GTR paper §4.1): for a node, the candidates that may replace it.
 
 use crate::edit::Edit;
+use crate::format::Document;
 use crate::rules::CompiledRules;
-use crate::tree::{NodeId, Tree};
+use crate::tree::NodeId;
 
 /// A transformation template. Templates are the extension point of GTR: a new one only has to
 /// list, for a node, the edits it proposes.
@@ -14,11 +15,12 @@ pub trait Template: Send + Sync {
     /// with ddmin over a level, the others with the backtracking search (Alg. 4).
     fn at_most_one(&self) -> bool;
 
-    /// Appends the candidates for `n`, in the order to try them, to `out`, leaving out those the
-    /// rules forbid. Returns how many were left out.
+    /// Appends the candidates for `n` of the current document, in the order to try them, to `out`,
+    /// leaving out those the rules forbid. Returns how many were left out. Formats that add
+    /// templates of their own find their state in `doc.extra`.
     fn candidates(
         &self,
-        tree: &Tree,
+        doc: &Document,
         n: NodeId,
         rules: Option<&CompiledRules>,
         out: &mut Vec<Edit>,
@@ -40,12 +42,12 @@ impl Template for Deletion {
 
     fn candidates(
         &self,
-        tree: &Tree,
+        doc: &Document,
         n: NodeId,
         rules: Option<&CompiledRules>,
         out: &mut Vec<Edit>,
     ) -> usize {
-        if rules.is_some_and(|r| !r.may_delete(tree, n)) {
+        if rules.is_some_and(|r| !r.may_delete(&doc.tree, n)) {
             return 1;
         }
         out.push(Edit::Delete);
@@ -68,11 +70,12 @@ impl Template for SubstituteByChild {
 
     fn candidates(
         &self,
-        tree: &Tree,
+        doc: &Document,
         n: NodeId,
         rules: Option<&CompiledRules>,
         out: &mut Vec<Edit>,
     ) -> usize {
+        let tree = &doc.tree;
         let mut filtered = 0;
         for &c in tree.children(n) {
             if rules.is_some_and(|r| !r.may_substitute(tree, n, c)) {

@@ -232,7 +232,15 @@ fn compiled_rules_answer_alg3_and_context_checks() {
         "IfStmt was seen at the root and under Block.body only"
     );
     let mut out = Vec::new();
-    assert_eq!(Deletion.candidates(&t, *test, Some(&rules), &mut out), 1);
+    assert_eq!(
+        Deletion.candidates(
+            &crate::Document::new(t.clone()),
+            *test,
+            Some(&rules),
+            &mut out
+        ),
+        1
+    );
     assert!(out.is_empty());
 }
 
