@@ -206,7 +206,7 @@ fn tree(args: TreeArgs) -> Result<ExitCode> {
         );
     }
     let mut out = std::io::stdout().lock();
-    let _ = out.write_all(doc.tree.dump().as_bytes());
+    let _ = out.write_all(format.outline(&doc).as_bytes());
     let _ = writeln!(
         out,
         "# {} nodes, depth {}, {} bytes",

@@ -106,6 +106,12 @@ pub trait Format: Send + Sync {
         default_templates()
     }
 
+    /// What `whittle tree` prints: by default one line per node; a format may print a view
+    /// that suits its users better (a PDF's objects, actions and scripts).
+    fn outline(&self, doc: &Document) -> String {
+        doc.tree.dump()
+    }
+
     /// Whether this format has an in-process validity check.
     fn has_gate(&self) -> bool {
         false
