@@ -1,1 +1,81 @@
-fn main() {}
+//! Automation for whittle, run as `cargo xtask …`:
+//!
+//! - `cargo xtask bench [--quick] [--out docs/benchmarks.md]` builds the release binary, reduces
+//!   the real case `xml-iso-entity` (see `../shared/guide/cases.md`) with every algorithm, measures
+//!   whittle's own overhead on tiny inputs, and writes the whole of `docs/benchmarks.md`;
+//! - `cargo xtask xml-roundtrip [DIR...]` parses every XML file under the directories with
+//!   `whittle_xml::Xml`, renders it unedited and counts byte-exact round trips and gate passes.
+
+mod bench;
+mod report;
+mod roundtrip;
+
+use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+#[derive(Parser, Debug)]
+#[command(name = "cargo xtask", about = "Automation for whittle")]
+struct Cli {
+    #[command(subcommand)]
+    command: Task,
+}
+
+#[derive(Subcommand, Debug)]
+enum Task {
+    /// Build the release binary, run the benchmark and write docs/benchmarks.md.
+    Bench(bench::BenchArgs),
+    /// Parse and re-render every XML file under DIR (default /usr/share) and count exact round trips.
+    XmlRoundtrip(roundtrip::RoundtripArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Task::Bench(args) => bench::run(&args),
+        Task::XmlRoundtrip(args) => roundtrip::run(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("xtask: error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The one place xtask builds a [`Command`]: it is a developer tool that runs cargo, apt-get,
+/// dpkg, xmllint and the whittle binary, which the workspace-wide `disallowed_methods` lint
+/// (meant for the library crates) otherwise forbids.
+#[allow(
+    clippy::disallowed_methods,
+    reason = "xtask is a build tool: it must start cargo, apt-get, dpkg, xmllint and whittle"
+)]
+fn command(program: impl AsRef<std::ffi::OsStr>) -> Command {
+    Command::new(program)
+}
+
+/// The workspace root: the parent of this crate's directory.
+fn workspace_root() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().unwrap_or(manifest).to_path_buf()
+}
+
+/// Runs a command to completion and returns its stdout (trimmed), failing on a non-zero status.
+fn capture(cmd: &mut Command) -> Result<String> {
+    let out = cmd
+        .output()
+        .with_context(|| format!("cannot run {cmd:?}"))?;
+    if !out.status.success() {
+        bail!(
+            "{cmd:?} failed ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+#[cfg(test)]
+mod tests;

@@ -90,7 +90,11 @@ fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
 }
 
 fn formats() -> Vec<&'static dyn Format> {
-    vec![&whittle_xml::Xml, &whittle_lines::Lines]
+    vec![
+        &whittle_xml::Xml,
+        &whittle_python::Python,
+        &whittle_lines::Lines,
+    ]
 }
 
 fn pick_format(lang: Option<&str>, input: &Path) -> Result<(&'static dyn Format, bool)> {
@@ -478,11 +482,7 @@ fn reduce(args: ReduceArgs) -> Result<ExitCode> {
     write_atomic(&output, &best, permissions.as_ref())
         .with_context(|| format!("cannot write {}", output.display()))?;
     let wall = started.elapsed().as_secs_f64();
-    let in_oracle = if jobs == 1 {
-        stats.oracle_seconds
-    } else {
-        stats.oracle_seconds / jobs as f64
-    };
+    let in_oracle = stats.oracle_busy_seconds;
     if let Some(path) = &args.report {
         let report = Report {
             input: &args.input,

@@ -424,3 +424,92 @@ fn rules_filter_candidates_and_the_report_counts_them() {
         "rules kept the id and the shelf: {reduced}"
     );
 }
+
+const PY_APP: &str = r#"import sys
+
+
+def helper(values):
+    total = 0
+    for v in values:
+        if v > 2:
+            total += v
+    return total
+
+
+class Config:
+    def __init__(self):
+        self.items = {"a": 1, "b": 2}
+
+    def lookup(self, key):
+        return self.items[key]
+
+
+def main():
+    c = Config()
+    print(helper([1, 2, 3]))
+    if len(sys.argv) > 5:
+        print("many")
+    else:
+        c.lookup("missing")
+
+
+main()
+"#;
+
+#[test]
+fn reduces_python_with_python3_as_the_oracle() {
+    let case = Case::new();
+    let input = case.write("app.py", PY_APP);
+    let test = "python3 {} 2>&1 | grep -q \"KeyError: 'missing'\"";
+    // One run: python3 costs ~30 ms a call; -j independence is covered by the property tests.
+    let out = case.whittle(&[
+        "reduce", "app.py", "--test", test, "-j", "2", "--report", "r.json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let reduced = &read(&case.path("app.reduced.py"));
+    // The call chain through main() and the if/else is gone: the failing lookup was spliced out
+    // of main's body and the else branch to the top level, re-indented.
+    for gone in [
+        "import sys",
+        "def helper",
+        "def main",
+        "if len",
+        "else:",
+        "print(",
+    ] {
+        assert!(
+            !reduced.contains(gone),
+            "{gone:?} should be gone:\n{reduced}"
+        );
+    }
+    assert!(reduced.contains("\nc.lookup(\"missing\")"), "{reduced}");
+    assert!(reduced.len() < PY_APP.len() / 2, "{reduced}");
+    let json: serde_json::Value = serde_json::from_str(&read(&case.path("r.json"))).unwrap();
+    assert_eq!(json["format"], "python");
+    assert_eq!(json["gate"], "on");
+    assert!(
+        json["gate_rejections"].as_u64().unwrap() > 0,
+        "the gate saved test runs: {json}"
+    );
+    let still = Command::new("sh")
+        .arg("-c")
+        .arg(test.replace("{}", "app.reduced.py"))
+        .current_dir(case.dir.path())
+        .status()
+        .unwrap();
+    assert!(
+        still.success(),
+        "the result still raises the KeyError:\n{reduced}"
+    );
+    assert_eq!(read(&input), PY_APP);
+}
+
+#[test]
+fn a_test_that_accepts_anything_is_refused_even_when_the_gate_would_hide_it() {
+    // The empty file fails the XML gate, but the probe for a too-permissive test asks the test.
+    let case = Case::new();
+    case.write("c.xml", "<a><b/></a>\n");
+    let out = case.whittle(&["reduce", "c.xml", "--test", "true"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("too permissive"), "{}", stderr(&out));
+}

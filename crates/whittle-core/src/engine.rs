@@ -89,6 +89,41 @@ pub struct Stats {
     pub improvements: u64,
     /// Seconds spent inside oracle calls, summed over threads.
     pub oracle_seconds: f64,
+    /// Wall-clock seconds during which at least one oracle call was running; the rest of a run is
+    /// whittle's own overhead, for every `-j`.
+    pub oracle_busy_seconds: f64,
+}
+
+/// Measures the wall-clock time during which at least one oracle call runs.
+#[derive(Default)]
+struct Busy {
+    /// Calls running, when the current busy stretch began, busy time before it.
+    state: Mutex<(usize, Option<Instant>, Duration)>,
+}
+
+impl Busy {
+    fn enter(&self, now: Instant) {
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if s.0 == 0 {
+            s.1 = Some(now);
+        }
+        s.0 += 1;
+    }
+
+    fn leave(&self) {
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        s.0 = s.0.saturating_sub(1);
+        if s.0 == 0
+            && let Some(start) = s.1.take()
+        {
+            s.2 += start.elapsed();
+        }
+    }
+
+    fn total(&self) -> Duration {
+        let s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        s.2 + s.1.map_or(Duration::ZERO, |start| start.elapsed())
+    }
 }
 
 #[derive(Default)]
@@ -137,6 +172,7 @@ pub struct Reducer<'a> {
     compiled: Option<CompiledRules>,
     cache: Mutex<FxHashMap<u128, bool>>,
     counters: Counters,
+    busy: Busy,
     stop: &'a AtomicBool,
     observer: Option<Box<Observer<'a>>>,
     doc: Document,
@@ -174,6 +210,7 @@ impl<'a> Reducer<'a> {
             compiled,
             cache: Mutex::new(FxHashMap::default()),
             counters: Counters::default(),
+            busy: Busy::default(),
             stop,
             observer: None,
             doc,
@@ -238,6 +275,7 @@ impl<'a> Reducer<'a> {
             cancelled: get(&c.cancelled),
             improvements: get(&c.improvements),
             oracle_seconds: Duration::from_nanos(get(&c.oracle_nanos)).as_secs_f64(),
+            oracle_busy_seconds: self.busy.total().as_secs_f64(),
         }
     }
 
@@ -263,7 +301,9 @@ impl<'a> Reducer<'a> {
             Verdict::Interesting => {}
             v => return Err(ReduceError::NotInteresting(v)),
         }
-        if !input.is_empty() && self.judge(&[], &|| false)? == Verdict::Interesting {
+        // The empty file goes to the test itself, past the gate: a test that accepts it accepts
+        // anything, whatever the gate would say.
+        if !input.is_empty() && self.judge_with(&[], &|| false, false)? == Verdict::Interesting {
             return Err(ReduceError::TooPermissive);
         }
         Ok(())
@@ -271,6 +311,16 @@ impl<'a> Reducer<'a> {
 
     /// The cache and the oracle, for bytes already known to be a new, smaller candidate.
     fn judge(&self, bytes: &[u8], cancel: &dyn Fn() -> bool) -> Result<Verdict, ReduceError> {
+        self.judge_with(bytes, cancel, self.gate)
+    }
+
+    /// [`Reducer::judge`] with the gate on or off.
+    fn judge_with(
+        &self,
+        bytes: &[u8],
+        cancel: &dyn Fn() -> bool,
+        gate: bool,
+    ) -> Result<Verdict, ReduceError> {
         let key = xxhash_rust::xxh3::xxh3_128(bytes);
         if let Some(&v) = self
             .cache
@@ -285,7 +335,7 @@ impl<'a> Reducer<'a> {
                 Verdict::Boring
             });
         }
-        if self.gate && !self.format.gate(bytes) {
+        if gate && !self.format.gate(bytes) {
             bump(&self.counters.gate_rejections);
             self.cache
                 .lock()
@@ -294,8 +344,11 @@ impl<'a> Reducer<'a> {
             return Ok(Verdict::Boring);
         }
         let started = Instant::now();
+        self.busy.enter(started);
         let stop = || self.stop.load(Ordering::Relaxed) || cancel();
-        let verdict = self.oracle.test(bytes, &stop)?;
+        let verdict = self.oracle.test(bytes, &stop);
+        self.busy.leave();
+        let verdict = verdict?;
         self.counters
             .oracle_nanos
             .fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);

@@ -1,0 +1,232 @@
+#![allow(
+    clippy::disallowed_methods,
+    reason = "the tests compile results with the real python3"
+)]
+
+use crate::{Python, SpliceBlock};
+use std::path::PathBuf;
+use whittle_core::{Document, Edit, Edits, Format, NodeId, SubstituteByChild, Template};
+
+fn fixtures() -> Vec<(PathBuf, Vec<u8>)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/python");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("fixtures/python exists")
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| (p.clone(), std::fs::read(&p).expect("read fixture")))
+        .collect()
+}
+
+fn render(doc: &Document, edits: &Edits) -> String {
+    let mut out = Vec::new();
+    Python.render(doc, edits, &mut out);
+    String::from_utf8(out).expect("UTF-8 in, UTF-8 out")
+}
+
+/// Compiles each source with the real `python3` and returns, per source, `None` if it compiled,
+/// else the error message.
+fn compile_all(sources: &[String]) -> Vec<Option<String>> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut paths = Vec::new();
+    for (i, s) in sources.iter().enumerate() {
+        let p = dir.path().join(format!("c{i}.py"));
+        std::fs::write(&p, s).expect("write");
+        paths.push(p);
+    }
+    let script = "import sys\nfor p in sys.argv[1:]:\n    try:\n        compile(open(p).read(), p, 'exec')\n        print('OK')\n    except SyntaxError as e:\n        print('ERR', e.msg)\n";
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .args(&paths)
+        .output()
+        .expect("python3 is needed by this test");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let verdicts: Vec<Option<String>> = text
+        .lines()
+        .map(|l| if l == "OK" { None } else { Some(l.to_string()) })
+        .collect();
+    assert_eq!(
+        verdicts.len(),
+        sources.len(),
+        "python3 said: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    verdicts
+}
+
+#[test]
+fn fixtures_round_trip_and_pass_the_gate() {
+    for (path, bytes) in fixtures() {
+        let doc = Python
+            .parse(&bytes)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(
+            doc.diagnostics.is_empty(),
+            "{}: {:?}",
+            path.display(),
+            doc.diagnostics
+        );
+        assert_eq!(
+            render(&doc, &Edits::new()).as_bytes(),
+            bytes,
+            "{}",
+            path.display()
+        );
+        assert!(Python.gate(&bytes), "{}", path.display());
+    }
+}
+
+#[test]
+fn the_gate_follows_cpythons_grammar() {
+    assert!(Python.gate(b"x = f'{a!r:>{width}}'\n"));
+    assert!(Python.gate(b"match x:\n    case [1, *r]:\n        pass\n"));
+    assert!(Python.gate(b"try:\n    pass\nexcept* E:\n    pass\n"));
+    assert!(!Python.gate(b"if x:\npass\n"), "an unindented block");
+    assert!(!Python.gate(b"f(a,, b)\n"));
+    assert!(!Python.gate(b"def f(:\n    pass\n"));
+    assert!(!Python.gate(b"x = 1\n\xff\n"), "not UTF-8");
+}
+
+/// Every move that changes indentation (a compound statement replaced by one of its blocks) on
+/// every fixture gives code that parses, and that CPython compiles unless the moved code is only
+/// legal where it was (`return` outside a function, `break` outside a loop, …).
+#[test]
+fn every_indentation_changing_move_gives_valid_python() {
+    let mut sources = Vec::new();
+    for (_, bytes) in fixtures() {
+        let doc = Python.parse(&bytes).unwrap();
+        let t = &doc.tree;
+        for n in t.nodes() {
+            let mut cands = Vec::new();
+            SubstituteByChild.candidates(&doc, n, None, &mut cands);
+            SpliceBlock.candidates(&doc, n, None, &mut cands);
+            for c in cands {
+                let Edit::Replace(d) = c else { continue };
+                // Statements only: a clause (`elif`, `except`) replaced by its block is not
+                // Python anywhere, and the gate is there to reject it.
+                // The same for a decorated definition's `def` (a decorator needs one).
+                let statement = ["_statement", "_definition"]
+                    .iter()
+                    .any(|s| t.label(n).ends_with(s))
+                    && t.parent(n)
+                        .is_none_or(|p| t.label(p) != "decorated_definition");
+                // And a `match`'s own block holds `case` clauses, not statements.
+                let cases = t.children(d).iter().any(|&k| t.label(k) == "case_clause");
+                if t.label(d) != "block" || !statement || cases {
+                    continue;
+                }
+                let out = render(&doc, &[(n, c)].into_iter().collect());
+                assert!(
+                    Python.gate(out.as_bytes()),
+                    "moving block {} into {}:\n{out}",
+                    d.0,
+                    t.label(n)
+                );
+                sources.push(out);
+            }
+        }
+    }
+    assert!(
+        sources.len() >= 25,
+        "the fixtures offer many moves: {}",
+        sources.len()
+    );
+    let context_only = [
+        "outside function",
+        "outside loop",
+        "not properly in loop",
+        "outside async function",
+    ];
+    for (src, verdict) in sources.iter().zip(compile_all(&sources)) {
+        if let Some(msg) = verdict {
+            assert!(
+                context_only.iter().any(|c| msg.contains(c)),
+                "{msg}:\n{src}"
+            );
+        }
+    }
+}
+
+fn first(doc: &Document, label: &str) -> NodeId {
+    doc.tree
+        .nodes()
+        .find(|&n| doc.tree.label(n) == label)
+        .unwrap_or_else(|| panic!("no {label}"))
+}
+
+fn check_move(src: &str, stmt: &str, which: usize, expect: &str) {
+    let doc = Python.parse(src.as_bytes()).unwrap();
+    let n = first(&doc, stmt);
+    let mut cands = Vec::new();
+    SubstituteByChild.candidates(&doc, n, None, &mut cands);
+    SpliceBlock.candidates(&doc, n, None, &mut cands);
+    let blocks: Vec<Edit> = cands
+        .into_iter()
+        .filter(|e| matches!(e, Edit::Replace(d) if doc.tree.label(*d) == "block"))
+        .collect();
+    let out = render(&doc, &[(n, blocks[which])].into_iter().collect());
+    assert_eq!(out, expect);
+    assert_eq!(compile_all(std::slice::from_ref(&out)), vec![None], "{out}");
+}
+
+#[test]
+fn moves_have_the_expected_text() {
+    let src = "def f(x):\n    if x:\n        a = 1\n        b = 2\n    elif x is None:\n        c = 3\n    else:\n        d = 4\n    return 0\n";
+    check_move(
+        src,
+        "if_statement",
+        0,
+        "def f(x):\n    a = 1\n    b = 2\n    return 0\n",
+    );
+    check_move(
+        src,
+        "if_statement",
+        1,
+        "def f(x):\n    c = 3\n    return 0\n",
+    );
+    check_move(
+        src,
+        "if_statement",
+        2,
+        "def f(x):\n    d = 4\n    return 0\n",
+    );
+    let src = "try:\n    import a\nexcept* E:\n    b()\nfinally:\n    c()\n";
+    check_move(src, "try_statement", 2, "c()\n");
+    let src = "with open(p) as f, open(q) as g:\n    s = '''x\n  y'''\n    g.write(s)\n";
+    check_move(src, "with_statement", 0, "s = '''x\n  y'''\ng.write(s)\n");
+    let src =
+        "match v:\n    case 1:\n        one()\n    case _:\n        other()\n        more()\n";
+    check_move(src, "match_statement", 2, "other()\nmore()\n");
+    let src = "class A:\n\tdef m(self):\n\t\tif self:\n\t\t\tpass\n";
+    check_move(
+        src,
+        "if_statement",
+        0,
+        "class A:\n\tdef m(self):\n\t\tpass\n",
+    );
+}
+
+#[test]
+fn splice_block_reaches_clause_blocks_only() {
+    let doc = Python
+        .parse(b"if a:\n    x()\nelif b:\n    y()\nelse:\n    z()\n")
+        .unwrap();
+    let n = first(&doc, "if_statement");
+    let mut out = Vec::new();
+    assert_eq!(SpliceBlock.candidates(&doc, n, None, &mut out), 0);
+    let texts: Vec<&[u8]> = out
+        .iter()
+        .map(|e| {
+            if let Edit::Replace(d) = e {
+                doc.tree.text(*d)
+            } else {
+                b""
+            }
+        })
+        .collect();
+    assert_eq!(texts, vec![&b"y()"[..], &b"z()"[..]]);
+}

@@ -1,0 +1,163 @@
+//! Any tree-sitter grammar as a whittle format.
+//!
+//! [`parse`] turns tree-sitter's concrete tree into the shared tree: every *named* node becomes a
+//! node labeled by its kind, on an edge labeled by its field name (or `child` when it has none);
+//! keywords and punctuation (anonymous nodes) stay in the bytes between children, the render
+//! template. `ERROR` nodes are kept as opaque leaves, so input the grammar does not fully accept
+//! still reduces. [`render`] writes a tree with edits back: unedited subtrees are copied, separators
+//! of deleted list elements are dropped with them, and, for indentation-sensitive languages, a
+//! subtree that moves to another indentation depth is re-indented (multi-line strings are left
+//! alone). See `docs/adding-a-language.md`.
+
+mod render;
+
+pub use render::render;
+
+use whittle_core::{Diagnostic, Document, ParseError, TreeBuilder};
+
+/// How one language is turned into a tree and back.
+#[derive(Clone, Debug)]
+pub struct Spec {
+    /// The grammar.
+    pub language: tree_sitter::Language,
+    /// Tokens that separate the elements of a list (`,`, and `;` for Python's simple
+    /// statements). A gap between two children that is one of these (plus white space) is
+    /// dropped together with the child before it.
+    pub separators: &'static [&'static str],
+    /// Node kinds whose text is never re-indented (multi-line string literals).
+    pub protected: &'static [&'static str],
+    /// Whether indentation is syntax (Python): a subtree moved to another depth is re-indented.
+    pub reindent: bool,
+}
+
+/// What [`render`] needs besides the tree: the spans whose lines must not be re-indented.
+#[derive(Debug, Default)]
+pub struct Extra {
+    /// Sorted, non-overlapping byte ranges of multi-line protected nodes.
+    protected: Vec<(usize, usize)>,
+}
+
+impl Extra {
+    /// Whether byte `offset` lies strictly inside a protected span (a line starting there belongs
+    /// to a multi-line string).
+    pub(crate) fn is_protected(&self, offset: usize) -> bool {
+        let i = self.protected.partition_point(|&(s, _)| s < offset);
+        i > 0 && self.protected[i - 1].1 > offset
+    }
+}
+
+/// The edge label of children that have no field name.
+pub const UNNAMED_EDGE: &str = "child";
+
+/// The label of nodes the grammar could not parse; they are kept as opaque text.
+pub const ERROR_LABEL: &str = "ERROR";
+
+/// Parses `input` with the grammar of `spec` into a [`Document`]. Syntax errors become opaque
+/// `ERROR` leaves and diagnostics; parsing fails only if tree-sitter cannot run at all.
+pub fn parse(spec: &Spec, input: &[u8]) -> Result<Document, ParseError> {
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(&spec.language)
+        .map_err(|e| ParseError {
+            offset: 0,
+            message: format!("the grammar cannot be loaded: {e}"),
+        })?;
+    let ts = parser.parse(input, None).ok_or_else(|| ParseError {
+        offset: 0,
+        message: "tree-sitter gave up on this input".to_string(),
+    })?;
+    let root = ts.root_node();
+    let mut b = TreeBuilder::new(input.to_vec(), root.kind());
+    let mut diagnostics = Vec::new();
+    let mut protected = Vec::new();
+    // The builder's root covers the whole input; tree-sitter's root may start after leading
+    // white space, which then belongs to the root's first gap.
+    let mut cursor = root.walk();
+    // For every open ancestor: its end and the end of its last added child.
+    let mut open: Vec<(usize, usize)> = vec![(input.len(), 0)];
+    // For every tree-sitter level we entered: whether it opened a builder node.
+    let mut entered: Vec<bool> = Vec::new();
+    let mut descend = cursor.goto_first_child();
+    if descend {
+        entered.push(false);
+    }
+    while descend || !entered.is_empty() {
+        if descend {
+            let node = cursor.node();
+            let (start, end) = (node.start_byte(), node.end_byte());
+            let &(parent_end, last_end) = open.last().unwrap_or(&(input.len(), 0));
+            if node.is_missing() {
+                diagnostics.push(Diagnostic {
+                    offset: start,
+                    message: format!("syntax error: missing `{}`", node.kind()),
+                });
+            }
+            let fits = start >= last_end && end <= parent_end && start < end;
+            let mut opened = false;
+            if node.is_named() && fits {
+                let edge = cursor.field_name().unwrap_or(UNNAMED_EDGE);
+                if let Some(last) = open.last_mut() {
+                    last.1 = end;
+                }
+                if node.is_error() {
+                    diagnostics.push(Diagnostic {
+                        offset: start,
+                        message: "syntax error; this part is kept as text".to_string(),
+                    });
+                    b.leaf(ERROR_LABEL, edge, start, end);
+                } else if has_named_child(&node) {
+                    b.open(node.kind(), edge, start);
+                    open.push((end, start));
+                    opened = true;
+                } else {
+                    b.leaf(node.kind(), edge, start, end);
+                }
+                if spec.protected.contains(&node.kind()) && input[start..end].contains(&b'\n') {
+                    if protected.last().is_none_or(|&(_, e)| start >= e) {
+                        protected.push((start, end));
+                    }
+                }
+            }
+            if opened && cursor.goto_first_child() {
+                entered.push(true);
+                continue;
+            }
+            if opened {
+                open.pop();
+                b.close(end);
+            }
+        }
+        // Move to the next sibling, closing finished levels on the way up.
+        descend = cursor.goto_next_sibling();
+        if !descend {
+            if !cursor.goto_parent() {
+                break;
+            }
+            if entered.pop() == Some(true) {
+                open.pop();
+                b.close(cursor.node().end_byte());
+            }
+        }
+    }
+    while let Some(was_open) = entered.pop() {
+        if was_open {
+            open.pop();
+            b.close(input.len());
+        }
+    }
+    let tree = b.finish()?;
+    Ok(Document {
+        tree,
+        diagnostics,
+        extra: Some(Box::new(Extra { protected })),
+    })
+}
+
+fn has_named_child(node: &tree_sitter::Node<'_>) -> bool {
+    let mut c = node.walk();
+    node.named_children(&mut c)
+        .any(|k| k.end_byte() > k.start_byte())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,209 @@
+//! Rendering a tree-sitter tree with edits: separators and indentation follow the edits.
+
+use crate::{Extra, Spec};
+use whittle_core::{Document, Edit, Edits, NodeId, Tree, gap};
+
+enum Task {
+    Node(NodeId),
+    Copy(usize, usize),
+    PushIndent(Vec<u8>, Vec<u8>),
+    PopIndent,
+}
+
+/// Renders `doc` with `edits` applied.
+///
+/// * A deleted child takes one adjacent separator with it (the one after it, or, for the last
+///   kept child, the one before it), so `f(a, b, c)` without `b` is `f(a, c)` and without `c` is
+///   `f(a, b)`; a gap of white space with a line break counts as a separator too, so a deleted
+///   statement takes its line with it.
+/// * When `spec.reindent` is set and a node is replaced by a descendant that starts a line at
+///   another indentation, every following line of the descendant's text has that indentation
+///   prefix swapped for the node's own, except lines inside protected nodes (multi-line strings).
+pub fn render(spec: &Spec, doc: &Document, edits: &Edits, out: &mut Vec<u8>) {
+    let tree = &doc.tree;
+    let src = tree.source();
+    let empty = Extra::default();
+    let extra = doc
+        .extra
+        .as_ref()
+        .and_then(|e| e.downcast_ref::<Extra>())
+        .unwrap_or(&empty);
+    let mut indents: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+    let mut stack = vec![Task::Node(tree.root())];
+    while let Some(task) = stack.pop() {
+        match task {
+            Task::Copy(start, end) => copy(src, start, end, &indents, extra, out),
+            Task::PushIndent(from, to) => indents.push((from, to)),
+            Task::PopIndent => {
+                indents.pop();
+            }
+            Task::Node(n) => {
+                let mut d = n;
+                while let Some(Edit::Replace(r)) = edits.get(d) {
+                    if r == d || !tree.contains(d, r) {
+                        break;
+                    }
+                    d = r;
+                }
+                if edits.get(d) == Some(Edit::Delete) {
+                    continue;
+                }
+                let moved = if spec.reindent && d != n {
+                    indent_change(src, tree, n, d)
+                } else {
+                    None
+                };
+                if let Some((from, to)) = moved {
+                    stack.push(Task::PopIndent);
+                    push_body(tree, edits, spec, d, &mut stack);
+                    stack.push(Task::PushIndent(from, to));
+                } else {
+                    push_body(tree, edits, spec, d, &mut stack);
+                }
+            }
+        }
+    }
+}
+
+/// Pushes the tasks that render node `n` itself (its edit already resolved), in reverse order.
+fn push_body(tree: &Tree, edits: &Edits, spec: &Spec, n: NodeId, stack: &mut Vec<Task>) {
+    let kids = tree.children(n);
+    if kids.is_empty() || !edits.any_below(tree, n) {
+        let span = tree.span(n);
+        stack.push(Task::Copy(span.start, span.end));
+        return;
+    }
+    let kept: Vec<bool> = kids
+        .iter()
+        .map(|&k| edits.get(k) != Some(Edit::Delete))
+        .collect();
+    let src = tree.source();
+    let any_kept = kept.iter().any(|&k| k);
+    // Build the forward sequence, then push it reversed.
+    let mut seq: Vec<Task> = Vec::with_capacity(2 * kids.len() + 1);
+    let first = gap(tree, n, 0);
+    seq.push(Task::Copy(first.start, first.end));
+    for (i, &k) in kids.iter().enumerate() {
+        if kept[i] {
+            seq.push(Task::Node(k));
+        }
+        let g = gap(tree, n, i + 1);
+        if i + 1 == kids.len() {
+            // The closing gap; without any kept child, a leading separator (`[a,]` → `[]`) goes.
+            let mut start = g.start;
+            if !any_kept && let Some(len) = leading_separator(spec, &src[g.clone()]) {
+                start += len;
+            }
+            seq.push(Task::Copy(start, g.end));
+        } else if is_separator(spec, &src[g.clone()]) {
+            if kept[i] && kept[i + 1..].iter().any(|&k| k) {
+                seq.push(Task::Copy(g.start, g.end));
+            }
+        } else {
+            seq.push(Task::Copy(g.start, g.end));
+        }
+    }
+    stack.extend(seq.into_iter().rev());
+}
+
+fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0c')
+}
+
+/// A gap that only separates: a separator token or a line break, with white space around it.
+fn is_separator(spec: &Spec, gap: &[u8]) -> bool {
+    let trimmed = trim(gap);
+    if trimmed.is_empty() {
+        return gap.contains(&b'\n');
+    }
+    spec.separators.iter().any(|s| trimmed == s.as_bytes())
+}
+
+/// The length of a separator (with the white space before it) at the start of a gap.
+fn leading_separator(spec: &Spec, gap: &[u8]) -> Option<usize> {
+    let ws = gap.iter().take_while(|&&b| is_blank(b)).count();
+    spec.separators
+        .iter()
+        .find(|s| gap[ws..].starts_with(s.as_bytes()))
+        .map(|s| ws + s.len())
+}
+
+fn trim(b: &[u8]) -> &[u8] {
+    let start = b.iter().position(|&c| !is_blank(c)).unwrap_or(b.len());
+    let end = b
+        .iter()
+        .rposition(|&c| !is_blank(c))
+        .map_or(start, |e| e + 1);
+    &b[start..end]
+}
+
+/// The indentation of the line on which byte `pos` starts a token, if only white space precedes
+/// it on that line.
+fn line_indent(src: &[u8], pos: usize) -> Option<&[u8]> {
+    let line_start = src[..pos]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    let prefix = &src[line_start..pos];
+    prefix
+        .iter()
+        .all(|&b| b == b' ' || b == b'\t')
+        .then_some(prefix)
+}
+
+/// The re-indentation needed when `d` takes the place of `n`: (d's indentation, n's).
+fn indent_change(src: &[u8], tree: &Tree, n: NodeId, d: NodeId) -> Option<(Vec<u8>, Vec<u8>)> {
+    let to = line_indent(src, tree.span(n).start)?;
+    let from = line_indent(src, tree.span(d).start)?;
+    (from != to).then(|| (from.to_vec(), to.to_vec()))
+}
+
+/// Copies `src[start..end]`, re-indenting every line that starts inside it.
+fn copy(
+    src: &[u8],
+    start: usize,
+    end: usize,
+    indents: &[(Vec<u8>, Vec<u8>)],
+    extra: &Extra,
+    out: &mut Vec<u8>,
+) {
+    if indents.is_empty() {
+        out.extend_from_slice(&src[start..end]);
+        return;
+    }
+    let mut pos = start;
+    while pos < end {
+        let Some(nl) = src[pos..end].iter().position(|&b| b == b'\n') else {
+            out.extend_from_slice(&src[pos..end]);
+            return;
+        };
+        let line_start = pos + nl + 1;
+        out.extend_from_slice(&src[pos..line_start]);
+        pos = line_start;
+        if pos >= end || extra.is_protected(pos) {
+            continue;
+        }
+        let ws_len = src[pos..end]
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        // Blank lines keep no indentation at all.
+        if src
+            .get(pos + ws_len)
+            .is_none_or(|&b| b == b'\n' || b == b'\r')
+        {
+            pos += ws_len;
+            continue;
+        }
+        let mut ws = src[pos..pos + ws_len].to_vec();
+        for (from, to) in indents.iter().rev() {
+            if ws.starts_with(from) {
+                let mut moved = to.clone();
+                moved.extend_from_slice(&ws[from.len()..]);
+                ws = moved;
+            }
+        }
+        out.extend_from_slice(&ws);
+        pos += ws_len;
+    }
+}

@@ -1,0 +1,231 @@
+use crate::{ERROR_LABEL, Spec, parse, render};
+use whittle_core::{Edit, Edits, NodeId, Tree};
+
+fn python() -> Spec {
+    Spec {
+        language: tree_sitter_python::LANGUAGE.into(),
+        separators: &[",", ";"],
+        protected: &["string"],
+        reindent: true,
+    }
+}
+
+/// Every grammar the workspace uses loads into this tree-sitter (a grammar built for another ABI
+/// fails only at run time, with "Incompatible language version").
+#[test]
+fn every_grammar_of_the_workspace_loads() {
+    for (name, language) in [("python", tree_sitter_python::LANGUAGE.into())] {
+        let mut parser = tree_sitter::Parser::new();
+        let language: tree_sitter::Language = language;
+        parser
+            .set_language(&language)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            parser
+                .parse("x = 1\n", None)
+                .is_some_and(|t| !t.root_node().has_error()),
+            "{name}"
+        );
+    }
+}
+
+/// Finds the first node (in document order) with `label` whose text is `text`.
+fn find(t: &Tree, label: &str, text: &str) -> NodeId {
+    t.nodes()
+        .find(|&n| t.label(n) == label && t.text(n) == text.as_bytes())
+        .unwrap_or_else(|| panic!("no {label} {text:?} in\n{}", t.dump()))
+}
+
+/// Parses `src`, applies the edits built by `edit` and compares the rendering with `expect`.
+fn check(src: &str, edit: impl FnOnce(&Tree) -> Edits, expect: &str) {
+    let doc = parse(&python(), src.as_bytes()).expect("tree-sitter parses anything");
+    let mut out = Vec::new();
+    render(&python(), &doc, &Edits::new(), &mut out);
+    assert_eq!(String::from_utf8_lossy(&out), src, "unedited round trip");
+    out.clear();
+    let edits = edit(&doc.tree);
+    render(&python(), &doc, &edits, &mut out);
+    assert_eq!(String::from_utf8_lossy(&out), expect);
+}
+
+fn delete(t: &Tree, label: &str, text: &str) -> Edits {
+    [(find(t, label, text), Edit::Delete)].into_iter().collect()
+}
+
+#[test]
+fn named_nodes_become_nodes_and_tokens_stay_in_the_template() {
+    let doc = parse(&python(), b"if not x:\n    f(a, b=2)\n").unwrap();
+    assert_eq!(
+        doc.tree.dump(),
+        "module\n\
+         \x20 child: if_statement\n\
+         \x20   condition: not_operator\n\
+         \x20     argument: identifier \"x\"\n\
+         \x20   consequence: block\n\
+         \x20     child: expression_statement\n\
+         \x20       child: call\n\
+         \x20         function: identifier \"f\"\n\
+         \x20         arguments: argument_list\n\
+         \x20           child: identifier \"a\"\n\
+         \x20           child: keyword_argument\n\
+         \x20             name: identifier \"b\"\n\
+         \x20             value: integer \"2\"\n"
+    );
+    assert!(doc.diagnostics.is_empty());
+}
+
+#[test]
+fn syntax_errors_are_kept_as_opaque_text() {
+    let src = "a = 1\nb = (2 +\nc = 3\n\ndef g():\n    return 4\n";
+    let doc = parse(&python(), src.as_bytes()).unwrap();
+    let error = find(&doc.tree, ERROR_LABEL, "= (2 +\nc");
+    assert!(
+        doc.tree.children(error).is_empty(),
+        "an ERROR node is an opaque leaf"
+    );
+    assert_eq!(doc.diagnostics.len(), 1);
+    assert_eq!(doc.diagnostics[0].offset, 8);
+    // The parts around the error are still trees and reduce on their own.
+    check(
+        src,
+        |t| delete(t, "expression_statement", "a = 1"),
+        "b = (2 +\nc = 3\n\ndef g():\n    return 4\n",
+    );
+    check(
+        src,
+        |t| delete(t, "function_definition", "def g():\n    return 4"),
+        "a = 1\nb = (2 +\nc = 3\n",
+    );
+}
+
+#[test]
+fn deleting_list_elements_keeps_separators_valid() {
+    check(
+        "f(a, b, c)\n",
+        |t| delete(t, "identifier", "a"),
+        "f(b, c)\n",
+    );
+    check(
+        "f(a, b, c)\n",
+        |t| delete(t, "identifier", "b"),
+        "f(a, c)\n",
+    );
+    check(
+        "f(a, b, c)\n",
+        |t| delete(t, "identifier", "c"),
+        "f(a, b)\n",
+    );
+    check(
+        "xs = [1, 2,]\n",
+        |t| delete(t, "integer", "2"),
+        "xs = [1,]\n",
+    );
+    check("xs = [1,]\n", |t| delete(t, "integer", "1"), "xs = []\n");
+    check(
+        "import os, sys\n",
+        |t| delete(t, "dotted_name", "os"),
+        "import sys\n",
+    );
+    check(
+        "d = {1: 2, 3: 4}\n",
+        |t| delete(t, "pair", "3: 4"),
+        "d = {1: 2}\n",
+    );
+    check(
+        "def g(p, q=1, *r):\n    pass\n",
+        |t| delete(t, "default_parameter", "q=1"),
+        "def g(p, *r):\n    pass\n",
+    );
+    check(
+        "a = 1; b = 2\n",
+        |t| delete(t, "expression_statement", "a = 1"),
+        "b = 2\n",
+    );
+    let both = |t: &Tree| {
+        [
+            (find(t, "identifier", "a"), Edit::Delete),
+            (find(t, "identifier", "c"), Edit::Delete),
+        ]
+        .into_iter()
+        .collect()
+    };
+    check("f(a, b, c)\n", both, "f(b)\n");
+}
+
+#[test]
+fn a_deleted_statement_takes_its_line_with_it() {
+    check(
+        "a = 1\nb = 2\nc = 3\n",
+        |t| delete(t, "expression_statement", "b = 2"),
+        "a = 1\nc = 3\n",
+    );
+    check(
+        "def f():\n    a()\n    b()\n",
+        |t| delete(t, "expression_statement", "a()"),
+        "def f():\n    b()\n",
+    );
+    check(
+        "def f():\n    a()\n    b()\n",
+        |t| delete(t, "expression_statement", "b()"),
+        "def f():\n    a()\n",
+    );
+}
+
+#[test]
+fn a_block_moved_to_another_depth_is_reindented() {
+    let src = "if x:\n    a = 1\n    if y:\n        b = '''two\n  lines'''\n        c = 3\n";
+    // The outer `if` replaced by its block: everything moves four columns left, but the inside
+    // of the multi-line string stays as it is.
+    check(
+        src,
+        |t| {
+            let stmt = t.children(NodeId::ROOT)[0];
+            let block = t.children(stmt)[1];
+            [(stmt, Edit::Replace(block))].into_iter().collect()
+        },
+        "a = 1\nif y:\n    b = '''two\n  lines'''\n    c = 3\n",
+    );
+    // The inner `if` replaced by its block: eight columns become four.
+    check(
+        src,
+        |t| {
+            let inner = t
+                .nodes()
+                .filter(|&n| t.label(n) == "if_statement")
+                .nth(1)
+                .unwrap();
+            let block = t.children(inner)[1];
+            [(inner, Edit::Replace(block))].into_iter().collect()
+        },
+        "if x:\n    a = 1\n    b = '''two\n  lines'''\n    c = 3\n",
+    );
+}
+
+#[test]
+fn tabs_are_reindented_by_prefix() {
+    let src = "if x:\n\tif y:\n\t\ta()\n\t\tb()\n";
+    check(
+        src,
+        |t| {
+            let inner = t
+                .nodes()
+                .filter(|&n| t.label(n) == "if_statement")
+                .nth(1)
+                .unwrap();
+            [(inner, Edit::Replace(t.children(inner)[1]))]
+                .into_iter()
+                .collect()
+        },
+        "if x:\n\ta()\n\tb()\n",
+    );
+}
+
+#[test]
+fn deep_nesting_does_not_overflow_the_stack() {
+    let depth = 20_000;
+    let src = format!("x = {}1{}\n", "(".repeat(depth), ")".repeat(depth));
+    let doc = parse(&python(), src.as_bytes()).unwrap();
+    let mut out = Vec::new();
+    render(&python(), &doc, &Edits::new(), &mut out);
+    assert_eq!(out, src.as_bytes());
+}

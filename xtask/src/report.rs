@@ -1,0 +1,582 @@
+//! The pure half of the benchmark: reading whittle's `--report` JSON, aggregating timings and
+//! rendering `docs/benchmarks.md`. Nothing here starts a process or touches the file system, so
+//! all of it is unit-tested in `tests.rs`.
+
+use anyhow::{Context, Result};
+use serde::Deserialize;
+use std::fmt::Write as _;
+
+/// The part of whittle's `--report FILE.json` the benchmark reads. Keys that older or newer
+/// versions of the CLI may lack default to zero.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+pub(crate) struct Report {
+    pub(crate) bytes_before: u64,
+    pub(crate) bytes_after: u64,
+    pub(crate) nodes_before: u64,
+    pub(crate) nodes_after: u64,
+    pub(crate) wall_seconds: f64,
+    pub(crate) outside_oracle_seconds: f64,
+    pub(crate) oracle_calls: u64,
+    pub(crate) cache_hits: u64,
+    #[serde(default)]
+    pub(crate) candidates: u64,
+    #[serde(default)]
+    pub(crate) gate_rejections: u64,
+    #[serde(default)]
+    pub(crate) filtered: u64,
+    #[serde(default)]
+    pub(crate) timeouts: u64,
+    #[serde(default)]
+    pub(crate) oracle_seconds: f64,
+    #[serde(default)]
+    pub(crate) interrupted: bool,
+    #[serde(default)]
+    pub(crate) gate: Option<String>,
+}
+
+impl Report {
+    /// Parses the JSON whittle writes with `--report`.
+    pub(crate) fn from_json(text: &str) -> Result<Report> {
+        serde_json::from_str(text).context("cannot read whittle's --report JSON")
+    }
+
+    /// The share of the wall time spent outside the oracle, in percent (`None` for a zero wall time).
+    pub(crate) fn outside_share_percent(&self) -> Option<f64> {
+        (self.wall_seconds > 0.0)
+            .then(|| 100.0 * (self.outside_oracle_seconds / self.wall_seconds).clamp(0.0, 1.0))
+    }
+}
+
+/// One reduction of the benchmark table.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Row {
+    pub(crate) case: String,
+    pub(crate) algorithm: String,
+    pub(crate) lang: String,
+    pub(crate) jobs: usize,
+    /// The report, if whittle wrote one.
+    pub(crate) report: Option<Report>,
+    /// Why the run failed (a bad exit status, with the end of its stderr), if it did.
+    pub(crate) failure: Option<String>,
+    /// The budget in minutes, if the run exceeded it and was interrupted.
+    pub(crate) budget_minutes_hit: Option<f64>,
+    /// Whether the oracle, run by the benchmark itself, still accepts the output.
+    pub(crate) still_interesting: Option<bool>,
+    /// Whether `-j 1` and `-j 2` gave byte-identical outputs (`None`: not both run).
+    pub(crate) same_output_across_jobs: Option<bool>,
+}
+
+/// One overhead measurement: a tiny input, a trivial test, several runs of the whole process.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct OverheadRow {
+    pub(crate) case: String,
+    pub(crate) input_bytes: usize,
+    pub(crate) test: String,
+    /// Options beyond `--algorithm`, `-j`, `--lang xml` and `-q`.
+    pub(crate) options: String,
+    pub(crate) algorithm: String,
+    pub(crate) jobs: usize,
+    pub(crate) expected_exit: i32,
+    /// The exit status of each run (`None`: killed by a signal).
+    pub(crate) exits: Vec<Option<i32>>,
+    /// The wall-clock seconds of each run of the whole process.
+    pub(crate) walls: Vec<f64>,
+    /// The report of the last run, if whittle wrote one.
+    pub(crate) report: Option<Report>,
+}
+
+impl OverheadRow {
+    /// Whether every run exited as expected.
+    pub(crate) fn all_as_expected(&self) -> bool {
+        !self.exits.is_empty() && self.exits.iter().all(|&e| e == Some(self.expected_exit))
+    }
+}
+
+/// The median of `values` (the mean of the two middle ones for an even count); `None` if empty.
+pub(crate) fn median(values: &[f64]) -> Option<f64> {
+    if values.is_empty() {
+        return None;
+    }
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let mid = v.len() / 2;
+    Some(if v.len() % 2 == 1 {
+        v[mid]
+    } else {
+        (v[mid - 1] + v[mid]) / 2.0
+    })
+}
+
+/// `after` as a percentage of `before`, with enough decimals to be non-zero when it is.
+pub(crate) fn percent(before: u64, after: u64) -> String {
+    if before == 0 {
+        return "—".to_string();
+    }
+    let p = 100.0 * after as f64 / before as f64;
+    if after == 0 {
+        "0 %".to_string()
+    } else if p >= 10.0 {
+        format!("{p:.0} %")
+    } else if p >= 1.0 {
+        format!("{p:.1} %")
+    } else {
+        // Two significant digits.
+        let decimals = ((-p.log10()).ceil() as usize + 1).min(6);
+        format!("{p:.decimals$} %")
+    }
+}
+
+/// `before → after (p %)`.
+pub(crate) fn before_after(before: u64, after: u64) -> String {
+    format!(
+        "{} → {} ({})",
+        group_digits(before),
+        group_digits(after),
+        percent(before, after)
+    )
+}
+
+/// Digits grouped by three with thin spaces: `334692` → `334 692`.
+pub(crate) fn group_digits(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push('\u{2009}');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `yes`, a bold `NO` (a finding), or `—` (not checked).
+pub(crate) fn yes_no(v: Option<bool>) -> &'static str {
+    match v {
+        Some(true) => "yes",
+        Some(false) => "**NO**",
+        None => "—",
+    }
+}
+
+/// Makes text safe inside a markdown table cell.
+pub(crate) fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
+
+/// The benchmark table, one line per reduction.
+pub(crate) fn reductions_table(rows: &[Row]) -> String {
+    let mut out = String::from(
+        "| case | algorithm | lang | -j | bytes before → after (%) | nodes before → after (%) \
+         | oracle calls | cache hits | wall s | share of wall time outside the oracle \
+         | still interesting | same output for -j 1 and -j 2 |\n\
+         |---|---|---|--:|--:|--:|--:|--:|--:|--:|:-:|:-:|\n",
+    );
+    for r in rows {
+        let (bytes, nodes, calls, hits, wall, outside) = match &r.report {
+            Some(rep) => (
+                before_after(rep.bytes_before, rep.bytes_after),
+                before_after(rep.nodes_before, rep.nodes_after),
+                group_digits(rep.oracle_calls),
+                group_digits(rep.cache_hits),
+                format!("{:.2}", rep.wall_seconds),
+                rep.outside_share_percent()
+                    .map_or("—".to_string(), |p| format!("{p:.1} %")),
+            ),
+            None => {
+                let dash = || "—".to_string();
+                (dash(), dash(), dash(), dash(), dash(), dash())
+            }
+        };
+        let mut wall = wall;
+        if let Some(minutes) = r.budget_minutes_hit {
+            wall.push_str(&format!(
+                " (**interrupted**: over the {minutes} min budget)"
+            ));
+        }
+        let bytes = match &r.failure {
+            Some(why) => format!("**failed**: {}", cell(why)),
+            None => bytes,
+        };
+        let _ = writeln!(
+            out,
+            "| {} | `{}` | {} | {} | {bytes} | {nodes} | {calls} | {hits} | {wall} | {outside} | {} | {} |",
+            cell(&r.case),
+            r.algorithm,
+            r.lang,
+            r.jobs,
+            yes_no(r.still_interesting),
+            yes_no(r.same_output_across_jobs),
+        );
+    }
+    out
+}
+
+/// The overhead table, one line per measurement.
+pub(crate) fn overhead_table(rows: &[OverheadRow]) -> String {
+    let mut out = String::from(
+        "| case | input bytes | test | algorithm | -j | other options | exit status (expected) \
+         | runs | median wall ms | min–max ms | oracle calls | bytes before → after (%) |\n\
+         |---|--:|---|---|--:|---|---|--:|--:|--:|--:|--:|\n",
+    );
+    for r in rows {
+        let exits: Vec<String> = r
+            .exits
+            .iter()
+            .map(|e| e.map_or("signal".to_string(), |c| c.to_string()))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let exit = if r.all_as_expected() {
+            format!("{} ({})", exits.join(", "), r.expected_exit)
+        } else {
+            format!("**{}** ({})", exits.join(", "), r.expected_exit)
+        };
+        let ms = |s: f64| format!("{:.1}", s * 1000.0);
+        let med = median(&r.walls).map_or("—".to_string(), ms);
+        let range = match (
+            r.walls.iter().copied().reduce(f64::min),
+            r.walls.iter().copied().reduce(f64::max),
+        ) {
+            (Some(lo), Some(hi)) => format!("{}–{}", ms(lo), ms(hi)),
+            _ => "—".to_string(),
+        };
+        let (calls, after) = match &r.report {
+            Some(rep) => (
+                group_digits(rep.oracle_calls),
+                before_after(rep.bytes_before, rep.bytes_after),
+            ),
+            None => ("—".to_string(), "—".to_string()),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | `{}` | `{}` | {} | {} | {exit} | {} | {med} | {range} | {calls} | {after} |",
+            cell(&r.case),
+            group_digits(r.input_bytes as u64),
+            cell(&r.test),
+            r.algorithm,
+            r.jobs,
+            if r.options.is_empty() {
+                "—".to_string()
+            } else {
+                format!("`{}`", cell(&r.options))
+            },
+            r.walls.len(),
+        );
+    }
+    out
+}
+
+/// Everything the document says about where and how the benchmark ran.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Environment {
+    pub(crate) date: String,
+    pub(crate) command: String,
+    pub(crate) nproc: usize,
+    pub(crate) cpu: String,
+    pub(crate) memory: String,
+    pub(crate) os: String,
+    pub(crate) whittle_commit: String,
+    pub(crate) xmllint: String,
+    pub(crate) rustc: String,
+    pub(crate) input: String,
+    pub(crate) oracle: String,
+    pub(crate) load_before: String,
+    pub(crate) load_after: String,
+    /// The most `rustc` processes of others seen running at the start of any measured run.
+    pub(crate) max_foreign_rustc: usize,
+    pub(crate) budget_minutes: f64,
+    pub(crate) quick: bool,
+    /// Seconds the whole benchmark took (build and fetch included).
+    pub(crate) total_seconds: f64,
+}
+
+/// A reduced output, shown at the end of the document.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Output {
+    pub(crate) label: String,
+    pub(crate) bytes: Vec<u8>,
+}
+
+/// The largest output shown whole; longer ones are cut.
+const SHOW_BYTES: usize = 1200;
+
+/// A fenced block holding `bytes` (cut at [`SHOW_BYTES`]), with a fence longer than any run of
+/// backticks inside.
+pub(crate) fn fenced(bytes: &[u8]) -> String {
+    let shown = &bytes[..bytes.len().min(SHOW_BYTES)];
+    let mut text = String::from_utf8_lossy(shown).into_owned();
+    if bytes.len() > SHOW_BYTES {
+        let _ = write!(text, "\n… ({} more bytes)", bytes.len() - SHOW_BYTES);
+    }
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    format!("{fence}\n{}\n{fence}\n", text.trim_end_matches('\n'))
+}
+
+/// Problems worth a bug report, found in the rows: outputs the oracle rejects, outputs that
+/// depend on `-j`, failed and interrupted runs, overhead runs with an unexpected exit status.
+pub(crate) fn findings(rows: &[Row], overhead: &[OverheadRow]) -> Vec<String> {
+    let mut out = Vec::new();
+    for r in rows {
+        let what = format!("`{}` (`--lang {}`, `-j {}`)", r.algorithm, r.lang, r.jobs);
+        if let Some(why) = &r.failure {
+            out.push(format!("{what} failed: {}", cell(why)));
+        }
+        if let Some(m) = r.budget_minutes_hit {
+            out.push(format!(
+                "{what} took longer than the {m} min budget and was interrupted"
+            ));
+        }
+        if r.still_interesting == Some(false) {
+            out.push(format!(
+                "{what}: the output is no longer interesting to the oracle"
+            ));
+        }
+        if r.same_output_across_jobs == Some(false) && r.jobs == 1 {
+            out.push(format!(
+                "`{}` (`--lang {}`): `-j 1` and `-j 2` give different outputs",
+                r.algorithm, r.lang
+            ));
+        }
+    }
+    for o in overhead {
+        if !o.all_as_expected() {
+            out.push(format!(
+                "overhead case “{}” (`{}`{}) did not always exit with status {}: {}",
+                o.case,
+                o.test,
+                if o.options.is_empty() {
+                    String::new()
+                } else {
+                    format!(" with `{}`", o.options)
+                },
+                o.expected_exit,
+                o.exits
+                    .iter()
+                    .map(|e| e.map_or("signal".to_string(), |c| c.to_string()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+    }
+    out
+}
+
+/// The whole of `docs/benchmarks.md`.
+pub(crate) fn document(
+    env: &Environment,
+    rows: &[Row],
+    overhead: &[OverheadRow],
+    outputs: &[Output],
+) -> String {
+    let mut d = String::new();
+    let _ = writeln!(d, "# Benchmarks\n");
+    let _ = writeln!(
+        d,
+        "<!-- Generated by `cargo xtask bench` (xtask/src/bench.rs); do not edit by hand. -->\n"
+    );
+    let _ = writeln!(
+        d,
+        "This file is written entirely by `cargo xtask bench`: do not edit it, rerun the command \
+         (`--quick` for the short version). The cases come from `../shared/guide/cases.md`.\n"
+    );
+    if env.quick {
+        let _ = writeln!(
+            d,
+            "**Quick run**: only `hdd*` and `gtr*` at `-j 1`, plus the overhead rows.\n"
+        );
+    }
+    let _ = writeln!(d, "## Where and how\n");
+    let _ = writeln!(d, "- Date: {}", env.date);
+    let _ = writeln!(
+        d,
+        "- Command: `{}` (took {:.0} s in all, build included)",
+        env.command, env.total_seconds
+    );
+    let _ = writeln!(
+        d,
+        "- Machine: {} ({} logical CPUs by `nproc`), {} of memory, {}",
+        env.cpu, env.nproc, env.memory, env.os
+    );
+    let _ = writeln!(d, "- whittle: git {}", env.whittle_commit);
+    let _ = writeln!(d, "- `xmllint --version`: {}", env.xmllint);
+    let _ = writeln!(d, "- rustc: {}", env.rustc);
+    let _ = writeln!(d, "- Input: {}", env.input);
+    let _ = writeln!(d, "- Oracle: {}", env.oracle);
+    let _ = writeln!(
+        d,
+        "- Load average (1, 5, 15 min) before: {}; after: {}",
+        env.load_before, env.load_after
+    );
+    let noisy = if env.max_foreign_rustc > 0 {
+        format!(
+            "**Timings may be noisy**: up to {} `rustc` process{} of other work (another engineer \
+             compiling) {} running at the start of a measured run.",
+            env.max_foreign_rustc,
+            if env.max_foreign_rustc == 1 { "" } else { "es" },
+            if env.max_foreign_rustc == 1 {
+                "was"
+            } else {
+                "were"
+            }
+        )
+    } else {
+        "No `rustc` process of other work was running at the start of any measured run, but \
+         other engineers share this machine, so timings may still be noisy."
+            .to_string()
+    };
+    let _ = writeln!(
+        d,
+        "- Noise: each reduction ran once, one at a time. {noisy}\n"
+    );
+
+    let _ = writeln!(d, "## Reductions\n");
+    let _ = writeln!(
+        d,
+        "`ddmin` works on lines (`--lang lines`), the others on the XML tree (`--lang xml`). \
+         Every run has `--report` and a budget of {} min; its output goes to a temporary directory. \
+         *Wall s* and *outside the oracle* are whittle's own report (`wall_seconds`, \
+         `outside_oracle_seconds`; for `-j 2` whittle counts the oracle time divided by the jobs, \
+         so the share is an estimate). *Still interesting* is the oracle run again by the \
+         benchmark on the output; *same output* compares the `-j 1` and `-j 2` outputs byte for \
+         byte. Node counts are those of the format in use (lines for `ddmin`).\n",
+        env.budget_minutes
+    );
+    d.push_str(&reductions_table(rows));
+    d.push('\n');
+
+    let _ = writeln!(d, "## Overhead\n");
+    let _ = writeln!(
+        d,
+        "Whittle's fixed costs on a ~1 KB generated XML catalogue (well formed, so the XML gate \
+         is on unless `--no-gate`), each the median of several wall-clock runs of the whole \
+         process (start, parse, test runs, verdict, exit), all with `--lang xml -q`. An \
+         always-true test should be refused as too permissive and an always-false one as not \
+         interesting, both with exit status 2: those rows time the verdict. The `grep` row is a \
+         full reduction with a cheap real test. An exit status other than the expected one is \
+         in bold and listed under Findings.\n"
+    );
+    d.push_str(&overhead_table(overhead));
+    d.push('\n');
+
+    let _ = writeln!(d, "## Findings\n");
+    let found = findings(rows, overhead);
+    if found.is_empty() {
+        let _ = writeln!(
+            d,
+            "None: every output is still interesting, every run finished within its budget, \
+             and `-j 1` and `-j 2` agree wherever both ran.\n"
+        );
+    } else {
+        for f in &found {
+            let _ = writeln!(d, "- {f}");
+        }
+        d.push('\n');
+    }
+
+    if !outputs.is_empty() {
+        let _ = writeln!(d, "## Outputs\n");
+        for o in outputs {
+            let _ = writeln!(d, "{} ({} bytes):\n", o.label, o.bytes.len());
+            d.push_str(&fenced(&o.bytes));
+            d.push('\n');
+        }
+    }
+    while d.ends_with("\n\n") {
+        d.pop();
+    }
+    d
+}
+
+/// The `model name` of the first CPU in `/proc/cpuinfo`.
+pub(crate) fn cpu_model(cpuinfo: &str) -> Option<String> {
+    cpuinfo.lines().find_map(|l| {
+        let (key, value) = l.split_once(':')?;
+        (key.trim() == "model name").then(|| value.trim().to_string())
+    })
+}
+
+/// `MemTotal` of `/proc/meminfo`, in GiB.
+pub(crate) fn mem_total(meminfo: &str) -> Option<String> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: f64 = line
+        .trim_start_matches("MemTotal:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(format!("{:.1} GiB", kib / (1024.0 * 1024.0)))
+}
+
+/// The first three fields of `/proc/loadavg`.
+pub(crate) fn load_average(loadavg: &str) -> Option<String> {
+    let fields: Vec<&str> = loadavg.split_whitespace().take(3).collect();
+    (fields.len() == 3).then(|| fields.join(", "))
+}
+
+/// `YYYY-MM-DD HH:MM UTC` for seconds since the Unix epoch.
+pub(crate) fn utc_date(unix_seconds: u64) -> String {
+    let days = (unix_seconds / 86_400) as i64;
+    let secs = unix_seconds % 86_400;
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
+        secs / 3600,
+        secs % 3600 / 60
+    )
+}
+
+/// Quotes `s` for a POSIX shell when it needs it.
+pub(crate) fn shell_quote(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// A deterministic XML catalogue of at least `min_bytes` bytes (a little more: it ends on a whole
+/// entry). With `marker`, the entry in the middle carries a `<note>` holding it.
+pub(crate) fn catalogue(min_bytes: usize, marker: Option<&str>) -> String {
+    const TITLES: [&str; 5] = ["Dune", "Solaris", "Neuromancer", "Hyperion", "Ubik"];
+    const AUTHORS: [&str; 5] = ["Herbert", "Lem", "Gibson", "Simmons", "Dick"];
+    let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<catalogue>\n";
+    let tail = "</catalogue>\n";
+    let entry = |i: usize, note: Option<&str>| {
+        let note = note.map_or(String::new(), |m| format!("<note>{m}</note>"));
+        format!(
+            "  <book id=\"b{i}\" year=\"{}\"><title>{}</title><author>{}</author>\
+             <price currency=\"EUR\">{}.{:02}</price>{note}</book>\n",
+            1960 + (i * 7) % 40,
+            TITLES[i % TITLES.len()],
+            AUTHORS[(i * 3) % AUTHORS.len()],
+            5 + (i * 13) % 20,
+            (i * 37) % 100,
+        )
+    };
+    let mut entries = Vec::new();
+    let mut len = head.len() + tail.len();
+    while len < min_bytes {
+        let e = entry(entries.len(), None);
+        len += e.len();
+        entries.push(e);
+    }
+    if let Some(m) = marker {
+        let mid = entries.len() / 2;
+        entries[mid] = entry(mid, Some(m));
+    }
+    format!("{head}{}{tail}", entries.concat())
+}
