@@ -112,10 +112,12 @@ pub fn parse(spec: &Spec, input: &[u8]) -> Result<Document, ParseError> {
                 } else {
                     b.leaf(node.kind(), edge, start, end);
                 }
-                if spec.protected.contains(&node.kind()) && input[start..end].contains(&b'\n') {
-                    if protected.last().is_none_or(|&(_, e)| start >= e) {
-                        protected.push((start, end));
-                    }
+                // Nested protected nodes (a string inside an f-string) are covered by the outer.
+                if spec.protected.contains(&node.kind())
+                    && input[start..end].contains(&b'\n')
+                    && protected.last().is_none_or(|&(_, e)| start >= e)
+                {
+                    protected.push((start, end));
                 }
             }
             if opened && cursor.goto_first_child() {
