@@ -74,9 +74,16 @@ pub fn default_templates() -> Vec<Box<dyn Template>> {
     vec![Box::new(Deletion), Box::new(SubstituteByChild)]
 }
 
-/// Runs `algorithm` to its end. The best result is in the reducer (and was reported to its
-/// observer after every improvement).
+/// Runs `algorithm` to its end, then offers the format's tidy rendering (see
+/// [`crate::Format::tidy`]). The best result is in the reducer (and was reported to its observer
+/// after every improvement).
 pub fn run(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError> {
+    run_algorithm(r, algorithm)?;
+    r.tidy()?;
+    Ok(())
+}
+
+fn run_algorithm(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError> {
     let templates = r.format().templates();
     match algorithm {
         Algorithm::Ddmin => ddmin_leaves(r),

@@ -490,6 +490,30 @@ impl<'a> Reducer<'a> {
         Ok(true)
     }
 
+    /// Tries the format's tidy rendering of the current document as one more candidate; keeps it
+    /// if it is smaller and still interesting. Returns whether it was kept.
+    pub fn tidy(&mut self) -> Result<bool, ReduceError> {
+        self.commit()?;
+        let Some(bytes) = self.format.tidy(&self.doc) else {
+            return Ok(false);
+        };
+        bump(&self.counters.candidates);
+        if bytes.len() >= self.best.len() {
+            bump(&self.counters.not_smaller);
+            return Ok(false);
+        }
+        if self.judge(&bytes, &|| false)? != Verdict::Interesting {
+            self.check_stop()?;
+            return Ok(false);
+        }
+        self.accept(&Found {
+            index: 0,
+            edits: Edits::new(),
+            bytes,
+        });
+        self.commit()
+    }
+
     /// Ends the reduction and returns the best bytes.
     pub fn into_best(self) -> Vec<u8> {
         self.best

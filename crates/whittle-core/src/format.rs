@@ -106,6 +106,14 @@ pub trait Format: Send + Sync {
         default_templates()
     }
 
+    /// A tidier rendering of the document that is not a tree edit (trailing white space and blank
+    /// lines removed, say), tried once after the algorithm ends and kept if the test still finds
+    /// it interesting. `None` (the default) when the format has nothing to offer.
+    fn tidy(&self, doc: &Document) -> Option<Vec<u8>> {
+        let _ = doc;
+        None
+    }
+
     /// What `whittle tree` prints: by default one line per node; a format may print a view
     /// that suits its users better (a PDF's objects, actions and scripts).
     fn outline(&self, doc: &Document) -> String {

@@ -18,6 +18,7 @@ fn spec() -> Spec {
         separators: &[",", ";"],
         protected: &["string", "concatenated_string"],
         reindent: true,
+        block: Some("block"),
     }
 }
 
@@ -40,6 +41,12 @@ impl Format for Python {
 
     fn render(&self, doc: &Document, edits: &Edits, out: &mut Vec<u8>) {
         whittle_treesitter::render(&spec(), doc, edits, out);
+    }
+
+    /// Trailing white space and blank lines, which deletions leave behind, go at the end, and
+    /// every line is indented by one space per block.
+    fn tidy(&self, doc: &Document) -> Option<Vec<u8>> {
+        whittle_treesitter::tidy(&spec(), doc)
     }
 
     fn templates(&self) -> Vec<Box<dyn Template>> {

@@ -11,7 +11,7 @@
 
 mod render;
 
-pub use render::render;
+pub use render::{render, tidy};
 
 use whittle_core::{Diagnostic, Document, ParseError, TreeBuilder};
 
@@ -28,6 +28,9 @@ pub struct Spec {
     pub protected: &'static [&'static str],
     /// Whether indentation is syntax (Python): a subtree moved to another depth is re-indented.
     pub reindent: bool,
+    /// The node kind that is one indentation level deeper than its parent statement (Python's
+    /// `block`), used by [`tidy`] to indent each line by one space per level.
+    pub block: Option<&'static str>,
 }
 
 /// What [`render`] needs besides the tree: the spans whose lines must not be re-indented.

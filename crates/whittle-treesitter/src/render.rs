@@ -158,6 +158,84 @@ fn indent_change(src: &[u8], tree: &Tree, n: NodeId, d: NodeId) -> Option<(Vec<u
     (from != to).then(|| (from.to_vec(), to.to_vec()))
 }
 
+/// The document without trailing spaces and tabs at line ends and without blank lines, and, when
+/// `spec.reindent` is set, with every line indented by one space per enclosing `spec.block` node
+/// (the smallest indentation that keeps the same structure). Lines inside protected nodes
+/// (multi-line strings) keep every byte, and lines that start with a token no named node starts
+/// at (a closing bracket) keep their indentation, which is not significant there. `None` if
+/// nothing would change.
+pub fn tidy(spec: &Spec, doc: &Document) -> Option<Vec<u8>> {
+    let tree = &doc.tree;
+    let src = tree.source();
+    let empty = Extra::default();
+    let extra = doc
+        .extra
+        .as_ref()
+        .and_then(|e| e.downcast_ref::<Extra>())
+        .unwrap_or(&empty);
+    // The outermost node starting at each offset, and its depth in blocks.
+    let mut depth_at: Vec<(usize, usize)> = Vec::new();
+    if spec.reindent {
+        let mut blocks = vec![0usize; tree.len()];
+        for n in tree.nodes() {
+            let inherited = tree.parent(n).map_or(0, |p| blocks[p.index()]);
+            let own = usize::from(spec.block.is_some_and(|b| tree.label(n) == b));
+            blocks[n.index()] = inherited + own;
+            let start = tree.span(n).start;
+            // A block starts where its first statement does, and counts itself.
+            if depth_at.last().is_none_or(|&(s, _)| s < start) {
+                depth_at.push((start, blocks[n.index()]));
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(src.len());
+    let mut pos = 0;
+    while pos < src.len() {
+        let end = src[pos..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(src.len(), |i| pos + i);
+        let next = (end + 1).min(src.len());
+        let line = &src[pos..end];
+        if extra.is_protected(pos) || extra.is_protected(end) {
+            out.extend_from_slice(&src[pos..next]);
+            pos = next;
+            continue;
+        }
+        let kept = line
+            .iter()
+            .rposition(|&b| b != b' ' && b != b'\t')
+            .map_or(0, |i| i + 1);
+        let line = &line[..kept];
+        if line
+            .iter()
+            .all(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'\x0c'))
+        {
+            pos = next;
+            continue;
+        }
+        let indent = line
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        let first = pos + indent;
+        let depth = depth_at
+            .binary_search_by_key(&first, |&(s, _)| s)
+            .ok()
+            .map(|i| depth_at[i].1);
+        match depth {
+            Some(d) => {
+                out.extend(std::iter::repeat_n(b' ', d));
+                out.extend_from_slice(&line[indent..]);
+            }
+            None => out.extend_from_slice(line),
+        }
+        out.extend_from_slice(&src[end..next]);
+        pos = next;
+    }
+    (out.len() < src.len()).then_some(out)
+}
+
 /// Copies `src[start..end]`, re-indenting every line that starts inside it.
 fn copy(
     src: &[u8],

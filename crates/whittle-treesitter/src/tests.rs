@@ -7,6 +7,7 @@ fn python() -> Spec {
         separators: &[",", ";"],
         protected: &["string"],
         reindent: true,
+        block: Some("block"),
     }
 }
 
@@ -232,4 +233,17 @@ fn deep_nesting_does_not_overflow_the_stack() {
     let mut out = Vec::new();
     render(&python(), &doc, &Edits::new(), &mut out);
     assert_eq!(out, src.as_bytes());
+}
+
+#[test]
+fn tidy_drops_blank_lines_and_trailing_blanks_and_minimizes_indentation() {
+    let src = "import gc\n\nx = 1   \n\t\n  \ns = '''a  \n\n  b'''\nif x:\n    if y:\n        f(1,\n          2)\n    return \n";
+    let doc = parse(&python(), src.as_bytes()).unwrap();
+    let tidy = crate::tidy(&python(), &doc).expect("something to tidy");
+    assert_eq!(
+        String::from_utf8(tidy).unwrap(),
+        "import gc\nx = 1\ns = '''a  \n\n  b'''\nif x:\n if y:\n  f(1,\n  2)\n return\n"
+    );
+    let clean = parse(&python(), b"a = 1\nif a:\n b = 2\n").unwrap();
+    assert!(crate::tidy(&python(), &clean).is_none());
 }
