@@ -61,10 +61,65 @@ impl Format for Python {
         true
     }
 
-    /// The candidate is UTF-8 and ruff's parser (CPython's grammar) accepts it.
+    /// The candidate decodes (UTF-8, or the encoding its PEP 263 coding cookie declares) and
+    /// ruff's parser (CPython's grammar) accepts it.
     fn gate(&self, bytes: &[u8]) -> bool {
-        std::str::from_utf8(bytes).is_ok_and(|s| ruff_python_parser::parse_module(s).is_ok())
+        decode(bytes).is_some_and(|s| ruff_python_parser::parse_module(&s).is_ok())
     }
+}
+
+/// The source text: by the coding cookie of the first two lines (PEP 263) if there is one and it
+/// is not UTF-8, else UTF-8. `None` if the bytes do not decode.
+fn decode(bytes: &[u8]) -> Option<std::borrow::Cow<'_, str>> {
+    let label = bytes.split(|&b| b == b'\n').take(2).find_map(coding_cookie);
+    match label
+        .map(normal_name)
+        .and_then(|l| encoding_rs::Encoding::for_label(l.as_bytes()))
+    {
+        Some(enc) if enc != encoding_rs::UTF_8 => {
+            enc.decode_without_bom_handling_and_without_replacement(bytes)
+        }
+        _ => std::str::from_utf8(bytes)
+            .ok()
+            .map(std::borrow::Cow::Borrowed),
+    }
+}
+
+/// CPython's tokenizer's normalization of a cookie name (`get_normal_name`).
+fn normal_name(label: &[u8]) -> String {
+    let name = String::from_utf8_lossy(label)
+        .to_ascii_lowercase()
+        .replace('_', "-");
+    let is = |n: &str| name == n || name.starts_with(&format!("{n}-"));
+    if is("utf-8") {
+        "utf-8".to_string()
+    } else if is("latin-1") || is("iso-8859-1") || is("iso-latin-1") {
+        "iso-8859-1".to_string()
+    } else {
+        name
+    }
+}
+
+/// The encoding name of a `# -*- coding: NAME -*-` style comment line.
+fn coding_cookie(line: &[u8]) -> Option<&[u8]> {
+    let trimmed = line
+        .iter()
+        .position(|&b| !matches!(b, b' ' | b'\t' | b'\x0c'))?;
+    if line[trimmed] != b'#' {
+        return None;
+    }
+    let at = line.windows(6).position(|w| w == b"coding")? + 6;
+    let rest = line.get(at..)?;
+    if !matches!(rest.first(), Some(b':' | b'=')) {
+        return None;
+    }
+    let rest = &rest[1..];
+    let start = rest.iter().position(|&b| b != b' ' && b != b'\t')?;
+    let len = rest[start..]
+        .iter()
+        .take_while(|&&b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+        .count();
+    (len > 0).then(|| &rest[start..start + len])
 }
 
 /// Replaces a compound statement by the block of one of its clauses (`else:`, `elif …:`,

@@ -21,10 +21,14 @@ fn fixtures() -> Vec<(PathBuf, Vec<u8>)> {
         .collect()
 }
 
-fn render(doc: &Document, edits: &Edits) -> String {
+fn render_bytes(doc: &Document, edits: &Edits) -> Vec<u8> {
     let mut out = Vec::new();
     Python.render(doc, edits, &mut out);
-    String::from_utf8(out).expect("UTF-8 in, UTF-8 out")
+    out
+}
+
+fn render(doc: &Document, edits: &Edits) -> String {
+    String::from_utf8(render_bytes(doc, edits)).expect("UTF-8 in, UTF-8 out")
 }
 
 /// Compiles each source with the real `python3` and returns, per source, `None` if it compiled,
@@ -89,6 +93,17 @@ fn the_gate_follows_cpythons_grammar() {
     assert!(!Python.gate(b"f(a,, b)\n"));
     assert!(!Python.gate(b"def f(:\n    pass\n"));
     assert!(!Python.gate(b"x = 1\n\xff\n"), "not UTF-8");
+    assert!(
+        Python.gate(b"# -*- coding: latin-1 -*-\nx = '\xe9'\n"),
+        "a PEP 263 cookie"
+    );
+    assert!(
+        Python.gate(b"#!/usr/bin/python3\n# vim: set fileencoding=iso-8859-15 :\ns = '\xa4'\n")
+    );
+    assert!(
+        !Python.gate(b"x = 1\n\n# coding: latin-1\ny = '\xe9'\n"),
+        "only the first two lines count"
+    );
 }
 
 /// Every move that changes indentation (a compound statement replaced by one of its blocks) on
@@ -229,4 +244,65 @@ fn splice_block_reaches_clause_blocks_only() {
         })
         .collect();
     assert_eq!(texts, vec![&b"y()"[..], &b"z()"[..]]);
+}
+
+/// A representative sample of the local CPython standard library (every 7th file in path order,
+/// about 250 files): each parses, renders back byte for byte, and the gate accepts every file
+/// that tree-sitter parses without error (the stdlib's deliberately broken test files aside).
+#[test]
+fn a_sample_of_the_standard_library_round_trips() {
+    let out = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sysconfig;print(sysconfig.get_paths()['stdlib'])",
+        ])
+        .output()
+        .expect("python3 is needed by this test");
+    let root = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    let mut files = Vec::new();
+    let mut dirs = vec![root.clone()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).expect("readable stdlib").flatten() {
+            let p = e.path();
+            if p.is_dir() && p.file_name().is_some_and(|n| n != "site-packages") {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "py") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    assert!(
+        files.len() > 1000,
+        "the stdlib has ~1 800 files, found {}",
+        files.len()
+    );
+    let (mut sampled, mut clean, mut gated) = (0, 0, 0);
+    for p in files.iter().step_by(7) {
+        let bytes = std::fs::read(p).expect("readable");
+        let doc = Python
+            .parse(&bytes)
+            .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        assert!(
+            render_bytes(&doc, &Edits::new()) == bytes,
+            "{}",
+            p.display()
+        );
+        sampled += 1;
+        if doc.diagnostics.is_empty() {
+            clean += 1;
+            let deliberately_broken = p.to_string_lossy().contains("tokenizedata")
+                || p.to_string_lossy().contains("lib2to3/tests/data");
+            if Python.gate(&bytes) {
+                gated += 1;
+            } else {
+                assert!(deliberately_broken, "the gate rejects {}", p.display());
+            }
+        }
+    }
+    assert!(
+        clean * 100 >= sampled * 99,
+        "{clean} of {sampled} without ERROR nodes"
+    );
+    assert!(gated + 3 >= clean, "{gated} of {clean} pass the gate");
 }
