@@ -34,6 +34,24 @@ enum Command {
     Tree(TreeArgs),
     /// List the formats this build knows.
     Formats,
+    /// Learn filtering rules (mandatory edges, allowed contexts) from a corpus of your own files.
+    Learn(LearnArgs),
+}
+
+#[derive(Args)]
+struct LearnArgs {
+    /// The format of the corpus.
+    #[arg(long)]
+    lang: String,
+    /// Files, and directories to search for files with the format's extensions.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Where to write the rules (JSON).
+    #[arg(long, short = 'o')]
+    output: PathBuf,
+    /// Threads [default: the number of cores]. The rules are the same for every value.
+    #[arg(long, short = 'j')]
+    jobs: Option<usize>,
 }
 
 #[derive(Args)]
@@ -143,6 +161,7 @@ fn main() -> ExitCode {
         Command::Reduce(args) => reduce(args),
         Command::Tree(args) => tree(args),
         Command::Formats => list_formats(),
+        Command::Learn(args) => learn(args),
     };
     match result {
         Ok(code) => code,
@@ -152,6 +171,53 @@ fn main() -> ExitCode {
             ExitCode::from(code)
         }
     }
+}
+
+/// Rules learned from the pinned corpora of `corpora/manifest.json`, compiled into the binary and
+/// used unless `--rules` or `--no-rules` says otherwise.
+fn shipped_rules(format: &str) -> Option<&'static str> {
+    match format {
+        "python" => Some(include_str!("../../../corpora/python.rules.json")),
+        "xml" => Some(include_str!("../../../corpora/xml.rules.json")),
+        _ => None,
+    }
+}
+
+fn learn(args: LearnArgs) -> Result<ExitCode> {
+    let (format, _) =
+        pick_format(Some(&args.lang), Path::new("")).map_err(|e| bad(e.to_string()))?;
+    let files = whittle_learn::collect_files(&args.paths, format.extensions());
+    if files.is_empty() {
+        return Err(bad(format!(
+            "no {} files (.{}) under the given paths",
+            format.name(),
+            format.extensions().join(", .")
+        )));
+    }
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let (learner, summary) = whittle_learn::learn(format, &files, jobs, 0);
+    for (path, why) in summary.failed.iter().take(10) {
+        eprintln!("warning: skipped {}: {why}", path.display());
+    }
+    let rules = learner.rules(format.name());
+    std::fs::write(&args.output, rules.to_json() + "\n")
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    let mandatory: usize = rules.labels.values().map(|l| l.mandatory_edges.len()).sum();
+    eprintln!(
+        "whittle: learned from {} of {} files in {:.2} s ({:.0} files/s): {} labels, {} contexts, {} mandatory edges\n         wrote {}",
+        learner.files(),
+        summary.files,
+        summary.seconds,
+        summary.files as f64 / summary.seconds.max(1e-9),
+        rules.labels.len(),
+        learner.context_pairs(),
+        mandatory,
+        args.output.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn list_formats() -> Result<ExitCode> {
@@ -264,7 +330,7 @@ struct Report<'a> {
     jobs: usize,
     test: &'a str,
     timeout_seconds: f64,
-    rules: Option<&'a Path>,
+    rules: &'a str,
     gate: &'a str,
     interrupted: bool,
     bytes_before: usize,
@@ -299,7 +365,13 @@ fn reduce(args: ReduceArgs) -> Result<ExitCode> {
         return Err(bad("--timeout must be a positive number of seconds"));
     }
     let rules = match (&args.rules, args.no_rules) {
-        (Some(path), _) => {
+        (_, true) => None,
+        (None, false) => shipped_rules(format.name())
+            .map(|text| {
+                Rules::from_json(text).context("the shipped rules of this build are broken")
+            })
+            .transpose()?,
+        (Some(path), false) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| bad(format!("cannot read rules {}: {e}", path.display())))?;
             let rules =
@@ -314,7 +386,11 @@ fn reduce(args: ReduceArgs) -> Result<ExitCode> {
             }
             Some(rules)
         }
-        _ => None,
+    };
+    let rules_source = match (&args.rules, &rules) {
+        (Some(path), _) => path.display().to_string(),
+        (None, Some(_)) => format!("shipped: corpora/{}.rules.json", format.name()),
+        (None, None) => "none".to_string(),
     };
     let jobs = args
         .jobs
@@ -492,7 +568,7 @@ fn reduce(args: ReduceArgs) -> Result<ExitCode> {
             jobs,
             test: &args.test,
             timeout_seconds: args.timeout,
-            rules: args.rules.as_deref(),
+            rules: &rules_source,
             gate,
             interrupted,
             bytes_before: input.len(),

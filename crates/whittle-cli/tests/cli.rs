@@ -391,38 +391,44 @@ fn the_output_may_not_be_the_input_and_rules_must_match_the_format() {
 }
 
 #[test]
-fn rules_filter_candidates_and_the_report_counts_them() {
+fn rules_filter_candidates_and_a_final_unfiltered_pass_keeps_the_size() {
     require_xmllint();
     let case = Case::new();
     case.write("catalog.xml", CATALOG);
     // Every book needs its id; a book only ever stands under a shelf; a title attribute is only
-    // ever on a book.
+    // ever on a book. The filtered pass keeps that shape, the unfiltered pass after it does not
+    // have to.
     case.write(
         "rules.json",
         r#"{"whittle_rules": 1, "format": "xml", "labels": {
              "book": {"mandatory_edges": ["@id"], "contexts": [["shelf", "child"]]},
              "@title": {"contexts": [["book", "@title"]]}}}"#,
     );
-    let out = case.whittle(&[
-        "reduce",
-        "catalog.xml",
-        "--test",
-        XMLLINT_TEST,
-        "--rules",
-        "rules.json",
-        "--report",
-        "r.json",
-        "-j",
-        "1",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let json: serde_json::Value = serde_json::from_str(&read(&case.path("r.json"))).unwrap();
-    assert!(json["filtered"].as_u64().unwrap() > 0, "{json}");
-    let reduced = read(&case.path("catalog.reduced.xml"));
-    assert!(
-        reduced.contains(r#"id="b3""#) && reduced.contains("<shelf"),
-        "rules kept the id and the shelf: {reduced}"
-    );
+    let mut runs = Vec::new();
+    for rules in [&["--rules", "rules.json"][..], &["--no-rules"][..]] {
+        let mut args = vec![
+            "reduce",
+            "catalog.xml",
+            "--test",
+            XMLLINT_TEST,
+            "--report",
+            "r.json",
+            "-j",
+            "1",
+        ];
+        args.extend_from_slice(rules);
+        let out = case.whittle(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let json: serde_json::Value = serde_json::from_str(&read(&case.path("r.json"))).unwrap();
+        runs.push((read(&case.path("catalog.reduced.xml")), json));
+    }
+    let (with, without) = (&runs[0], &runs[1]);
+    assert!(with.1["filtered"].as_u64().unwrap() > 0, "{}", with.1);
+    assert_eq!(without.1["filtered"].as_u64().unwrap(), 0);
+    assert_eq!(with.1["rules"], "rules.json");
+    assert_eq!(without.1["rules"], "none");
+    assert_eq!(with.0, r#"<book title="Fish & Chips"></book>"#);
+    assert_eq!(with.0, without.0);
 }
 
 const PY_APP: &str = r#"import sys
@@ -487,6 +493,14 @@ fn reduces_python_with_python3_as_the_oracle() {
     let json: serde_json::Value = serde_json::from_str(&read(&case.path("r.json"))).unwrap();
     assert_eq!(json["format"], "python");
     assert_eq!(json["gate"], "on");
+    assert_eq!(
+        json["rules"], "shipped: corpora/python.rules.json",
+        "shipped rules by default"
+    );
+    assert!(
+        json["filtered"].as_u64().unwrap() > 0,
+        "the shipped rules filtered candidates: {json}"
+    );
     assert!(
         json["gate_rejections"].as_u64().unwrap() > 0,
         "the gate saved test runs: {json}"

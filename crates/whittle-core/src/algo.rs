@@ -75,10 +75,17 @@ pub fn default_templates() -> Vec<Box<dyn Template>> {
 }
 
 /// Runs `algorithm` to its end, then offers the format's tidy rendering (see
-/// [`crate::Format::tidy`]). The best result is in the reducer (and was reported to its observer
+/// [`crate::Format::tidy`]). With rules, the algorithm first runs filtered and then once more
+/// without them: the rules keep the search in the shapes the corpus knows, which saves most test
+/// runs, and the unfiltered pass, starting from an already small tree, takes the reductions the
+/// corpus did not foresee. The best result is in the reducer (and was reported to its observer
 /// after every improvement).
 pub fn run(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError> {
     run_algorithm(r, algorithm)?;
+    if r.has_rules() && algorithm != Algorithm::Ddmin {
+        r.drop_rules();
+        run_algorithm(r, algorithm)?;
+    }
     r.tidy()?;
     Ok(())
 }

@@ -152,15 +152,26 @@ impl CompiledRules {
             .any(|&s| s != n && tree.edge_sym(s) == edge)
     }
 
-    /// The specialized substitute-by-child check: may `d` take the place of `n`? Only if the
-    /// corpus showed `d`'s label in `n`'s context.
+    /// The specialized substitute-by-child check: may `d` take the place of `n`? If the corpus
+    /// showed `d`'s label in `n`'s context (or does not know the label), or if `d` has children
+    /// and the corpus showed each of their labels there: then `d` is a list that formats splice into the place of `n` (a Python
+    /// block whose statements replace an `if`), and what lands in `n`'s context is its children.
     pub fn may_substitute(&self, tree: &Tree, n: NodeId, d: NodeId) -> bool {
-        let Some(rules) = self.labels.get(&tree.label_sym(d)) else {
-            return true;
+        // `Some(seen)` for labels the rules know, `None` for the others.
+        let seen_in_context = |m: NodeId| {
+            let rules = self.labels.get(&tree.label_sym(m))?;
+            Some(match tree.context(n) {
+                None => rules.root_ok,
+                Some(ctx) => rules.contexts.contains(&ctx),
+            })
         };
-        match tree.context(n) {
-            None => rules.root_ok,
-            Some(ctx) => rules.contexts.contains(&ctx),
+        match seen_in_context(d) {
+            None | Some(true) => true,
+            // Only children the rules know can vouch for a splice.
+            Some(false) => {
+                let kids = tree.children(d);
+                !kids.is_empty() && kids.iter().all(|&k| seen_in_context(k) == Some(true))
+            }
         }
     }
 }

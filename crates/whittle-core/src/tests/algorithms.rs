@@ -507,3 +507,30 @@ fn candidates_that_are_not_smaller_never_reach_the_oracle() {
         "the original is tested once"
     );
 }
+
+#[test]
+fn a_list_may_replace_a_node_when_all_its_children_fit_the_context() {
+    // A block was only ever seen under an `if`, but its statements are seen at the top level, so
+    // splicing the block in the place of a top-level `if` is allowed; not so if one of its
+    // children was never seen there.
+    let t = tree(
+        "If(cond:x cons:Block(body:Call body:Assign)) If(cond:y cons:Block(body:Call body:Yield))",
+    );
+    let rules = Rules::from_json(
+        r#"{"whittle_rules": 1, "format": "toy", "labels": {
+            "Block": {"contexts": [["If", "cons"]]},
+            "Call": {"contexts": [["file", "c"], ["Block", "body"]]},
+            "Assign": {"contexts": [["file", "c"], ["Block", "body"]]},
+            "Yield": {"contexts": [["Block", "body"]]}
+        }}"#,
+    )
+    .unwrap()
+    .compile(&t);
+    let ifs = t.children(NodeId::ROOT);
+    let block_of = |n: NodeId| t.children(n)[1];
+    assert!(rules.may_substitute(&t, ifs[0], block_of(ifs[0])));
+    assert!(
+        !rules.may_substitute(&t, ifs[1], block_of(ifs[1])),
+        "Yield never stood at the top level"
+    );
+}
