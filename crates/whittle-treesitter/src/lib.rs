@@ -41,6 +41,17 @@ pub struct Extra {
 }
 
 impl Extra {
+    /// The extra state of a document this crate parsed (or none, for a document made otherwise).
+    pub(crate) fn of(doc: &Document) -> &Extra {
+        static NONE: Extra = Extra {
+            protected: Vec::new(),
+        };
+        doc.extra
+            .as_ref()
+            .and_then(|e| e.downcast_ref::<Extra>())
+            .unwrap_or(&NONE)
+    }
+
     /// Whether byte `offset` lies strictly inside a protected span (a line starting there belongs
     /// to a multi-line string).
     pub(crate) fn is_protected(&self, offset: usize) -> bool {

@@ -22,12 +22,7 @@ enum Task {
 pub fn render(spec: &Spec, doc: &Document, edits: &Edits, out: &mut Vec<u8>) {
     let tree = &doc.tree;
     let src = tree.source();
-    let empty = Extra::default();
-    let extra = doc
-        .extra
-        .as_ref()
-        .and_then(|e| e.downcast_ref::<Extra>())
-        .unwrap_or(&empty);
+    let extra = Extra::of(doc);
     let mut indents: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
     let mut stack = vec![Task::Node(tree.root())];
     while let Some(task) = stack.pop() {
@@ -167,12 +162,7 @@ fn indent_change(src: &[u8], tree: &Tree, n: NodeId, d: NodeId) -> Option<(Vec<u
 pub fn tidy(spec: &Spec, doc: &Document) -> Option<Vec<u8>> {
     let tree = &doc.tree;
     let src = tree.source();
-    let empty = Extra::default();
-    let extra = doc
-        .extra
-        .as_ref()
-        .and_then(|e| e.downcast_ref::<Extra>())
-        .unwrap_or(&empty);
+    let extra = Extra::of(doc);
     // The outermost node starting at each offset, and its depth in blocks.
     let mut depth_at: Vec<(usize, usize)> = Vec::new();
     if spec.reindent {
