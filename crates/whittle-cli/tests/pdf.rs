@@ -1,0 +1,229 @@
+//! End-to-end tests of `whittle` on PDFs, with qpdf (and, opt-in, pdf.js) as the analyser.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "these tests run the whittle binary, qpdf and real test commands"
+)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/pdf")
+        .join(name)
+}
+
+/// A scratch directory holding a copy of a fixture.
+struct Case {
+    dir: tempfile::TempDir,
+}
+
+impl Case {
+    fn with(fixture_name: &str) -> Case {
+        let dir = tempfile::tempdir().expect("temp dir");
+        fs::copy(fixture(fixture_name), dir.path().join(fixture_name)).expect("copy fixture");
+        Case { dir }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn script(&self, name: &str, body: &str) {
+        let p = self.path(name);
+        fs::write(&p, format!("#!/bin/sh\n{body}\n")).expect("write script");
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+
+    fn run(&self, program: &str, args: &[&str]) -> Output {
+        Command::new(program)
+            .args(args)
+            .current_dir(self.dir.path())
+            .output()
+            .unwrap_or_else(|e| panic!("run {program}: {e}"))
+    }
+
+    fn whittle(&self, args: &[&str]) -> Output {
+        self.run(env!("CARGO_BIN_EXE_whittle"), args)
+    }
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn require_qpdf() {
+    let ok = Command::new("qpdf")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        ok,
+        "qpdf is needed by this test: apt-get install -y qpdf (.ci/run does this)"
+    );
+}
+
+/// The oracle: qpdf reads the file (warnings allowed), and in its JSON form the catalog's
+/// /OpenAction is a JavaScript action whose script calls `app.alert('opened')`.
+const OPENS_JS: &str = r#"exec python3 - "$1" <<'EOF'
+import json, subprocess, sys
+r = subprocess.run(["qpdf", "--json", sys.argv[1]], capture_output=True)
+if r.returncode not in (0, 3):
+    sys.exit(1)
+objs = json.loads(r.stdout)["qpdf"][1]
+def get(v):
+    for _ in range(10):
+        if isinstance(v, str) and v.endswith(" R"):
+            v = objs.get("obj:" + v, {}).get("value")
+    return v
+root = get(objs["trailer"]["value"].get("/Root"))
+act = get(root.get("/OpenAction")) if isinstance(root, dict) else None
+ok = isinstance(act, dict) and act.get("/S") == "/JavaScript"
+sys.exit(0 if ok and "app.alert('opened')" in str(get(act.get("/JS"))) else 1)
+EOF"#;
+
+#[test]
+fn reduces_a_pdf_to_its_opening_script_with_qpdf_as_the_analyser() {
+    require_qpdf();
+    let case = Case::with("sample.pdf");
+    case.script("opens-js.sh", OPENS_JS);
+    let input = fs::read(case.path("sample.pdf")).unwrap();
+    let mut results = Vec::new();
+    for jobs in ["1", "2"] {
+        let out = case.whittle(&[
+            "reduce",
+            "sample.pdf",
+            "--test",
+            "./opens-js.sh {}",
+            "-j",
+            jobs,
+            "-o",
+            &format!("out-{jobs}.pdf"),
+            "--report",
+            &format!("r-{jobs}.json"),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let json: serde_json::Value = serde_json::from_str(
+            &fs::read_to_string(case.path(&format!("r-{jobs}.json"))).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(json["format"], "pdf", "chosen by the .pdf extension");
+        assert_eq!(json["gate"], "on");
+        assert!(json["nodes_after"].as_u64().unwrap() * 4 < json["nodes_before"].as_u64().unwrap());
+        results.push(fs::read(case.path(&format!("out-{jobs}.pdf"))).unwrap());
+    }
+    assert_eq!(results[0], results[1], "the result must not depend on -j");
+    let reduced = &results[0];
+    assert!(
+        reduced.len() < input.len() / 3,
+        "{} of {} bytes left",
+        reduced.len(),
+        input.len()
+    );
+    assert_eq!(
+        fs::read(case.path("sample.pdf")).unwrap(),
+        input,
+        "input untouched"
+    );
+    // A clean qpdf check (no warnings), and still interesting.
+    let check = case.run("qpdf", &["--check", "out-1.pdf"]);
+    assert!(
+        check.status.success(),
+        "{}{}",
+        stdout(&check),
+        stderr(&check)
+    );
+    let still = case.run("sh", &["./opens-js.sh", "out-1.pdf"]);
+    assert!(still.status.success());
+    // What is left, as the analyst sees it.
+    let tree = case.whittle(&["tree", "out-1.pdf"]);
+    assert!(tree.status.success(), "{}", stderr(&tree));
+    let tree = stdout(&tree);
+    assert!(tree.contains("  /Root/OpenAction  JavaScript"), "{tree}");
+    assert!(tree.contains("      app.alert('opened');"), "{tree}");
+    for gone in [
+        "calc.exe",
+        "evil.exe",
+        "exportDataObject",
+        "var x = 1",
+        "Outlines",
+    ] {
+        assert!(!tree.contains(gone), "{gone} is left:\n{tree}");
+    }
+}
+
+#[test]
+fn tree_prints_the_triage_outline() {
+    let case = Case::with("encrypted-aes256.pdf");
+    let out = case.whittle(&["tree", "encrypted-aes256.pdf"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    for want in [
+        "encrypted with an empty user password (decrypted)",
+        "## actions",
+        "  /Root/OpenAction  JavaScript",
+        "      app.alert('opened');",
+        "  /Root/Pages/Kids[0]/AA/O  JavaScript",
+        "      this.exportDataObject({cName: 'evil.exe', nLaunch: 2});",
+        "  /Root/Pages/Kids[0]/Annots[0]/A  Launch",
+        "\"evil.exe\" application/octet-stream",
+        "OpenAction 1 · AA 1 · JavaScript 3",
+    ] {
+        assert!(text.contains(want), "missing {want:?}:\n{text}");
+    }
+    assert!(
+        stderr(&out).contains("warning: "),
+        "the decryption is noted"
+    );
+}
+
+#[test]
+fn a_pdf_without_pages_is_refused_with_exit_status_2() {
+    for (name, says) in [
+        ("damaged-no-pages.pdf", "no pages"),
+        ("damaged-no-root.pdf", "no /Root"),
+        ("damaged-user-password.pdf", "user password"),
+    ] {
+        let case = Case::with(name);
+        for args in [vec!["tree", name], vec!["reduce", name, "--test", "true"]] {
+            let out = case.whittle(&args);
+            assert_eq!(out.status.code(), Some(2), "{name}: {}", stderr(&out));
+            let err = stderr(&out);
+            assert!(
+                err.contains("cannot parse as pdf") && err.contains(says),
+                "{name}: {err}"
+            );
+        }
+        assert!(!case.path(&name.replace(".pdf", ".reduced.pdf")).exists());
+    }
+}
+
+#[test]
+fn a_damaged_pdf_is_reduced_after_repair() {
+    require_qpdf();
+    let case = Case::with("damaged-xref-offsets.pdf");
+    case.script("opens-js.sh", OPENS_JS);
+    let out = case.whittle(&[
+        "reduce",
+        "damaged-xref-offsets.pdf",
+        "--test",
+        "./opens-js.sh {}",
+        "-a",
+        "hdd",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("cross-reference"), "{}", stderr(&out));
+    let check = case.run("qpdf", &["--check", "damaged-xref-offsets.reduced.pdf"]);
+    assert!(
+        check.status.success(),
+        "{}{}",
+        stdout(&check),
+        stderr(&check)
+    );
+}

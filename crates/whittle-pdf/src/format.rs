@@ -1,0 +1,95 @@
+//! The [`Pdf`] format: parse with lopdf into the tree, render candidates with lopdf.
+
+use crate::load::{check_structure, load, stream_limit};
+use crate::model::{PdfState, build};
+use crate::templates::{DropUnreachable, InlineReference, SubstituteByChild, state};
+use whittle_core::{Deletion, Document, Edits, Format, ParseError, Template};
+
+/// The PDF format. See the crate documentation and `docs/pdf.md`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Pdf;
+
+impl Format for Pdf {
+    fn name(&self) -> &'static str {
+        "pdf"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["pdf"]
+    }
+
+    fn description(&self) -> &'static str {
+        "PDF (lopdf): the object graph as a tree from the trailer; every candidate a loadable PDF"
+    }
+
+    fn parse(&self, input: &[u8]) -> Result<Document, ParseError> {
+        let loaded = load(input)?;
+        let diagnostics = loaded.diagnostics.clone();
+        let (tree, state) = build(input, loaded)?;
+        let mut doc = Document::new(tree);
+        doc.diagnostics = diagnostics;
+        doc.extra = Some(Box::new(state));
+        Ok(doc)
+    }
+
+    /// No edit gives back the input itself; any edit writes the candidate afresh with lopdf
+    /// (object streams, a cross-reference stream). A candidate without a catalog or a page
+    /// renders as the empty file.
+    fn render(&self, doc: &Document, edits: &Edits, out: &mut Vec<u8>) {
+        let Some(state) = state(doc) else { return };
+        if edits.is_empty() {
+            out.extend_from_slice(&state.input);
+        } else {
+            crate::render::write(&doc.tree, state, edits, out);
+        }
+    }
+
+    fn templates(&self) -> Vec<Box<dyn Template>> {
+        vec![
+            Box::new(DropUnreachable),
+            Box::new(Deletion),
+            Box::new(InlineReference),
+            Box::new(SubstituteByChild),
+        ]
+    }
+
+    fn outline(&self, doc: &Document) -> String {
+        match state(doc) {
+            Some(state) => crate::outline::outline(&doc.tree, state),
+            None => doc.tree.dump(),
+        }
+    }
+
+    fn has_gate(&self) -> bool {
+        true
+    }
+
+    /// The candidate loads with lopdf and has a catalog with at least one page.
+    fn gate(&self, bytes: &[u8]) -> bool {
+        if bytes.is_empty() {
+            return false;
+        }
+        let options = lopdf::LoadOptions {
+            max_decompressed_size: Some(stream_limit(bytes)),
+            ..lopdf::LoadOptions::default()
+        };
+        lopdf::Document::load_mem_with_options(bytes, options)
+            .is_ok_and(|d| check_structure(&d.trailer, &d.objects, false).is_ok())
+    }
+}
+
+/// Writes the document afresh with no edit (what the `drop-unreachable` template proposes):
+/// the form every reduced candidate has. Useful to see what the first re-serialization costs.
+pub fn rewrite(doc: &Document) -> Vec<u8> {
+    let mut out = Vec::new();
+    if let Some(state) = doc
+        .extra
+        .as_ref()
+        .and_then(|e| e.downcast_ref::<PdfState>())
+    {
+        let root = doc.tree.root();
+        let edits = Edits::new().with(root, whittle_core::Edit::Replace(root));
+        crate::render::write(&doc.tree, state, &edits, &mut out);
+    }
+    out
+}

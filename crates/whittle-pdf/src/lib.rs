@@ -1,0 +1,31 @@
+//! The PDF format of whittle.
+//!
+//! [`Pdf`] loads a PDF with `lopdf` (leniently: damaged cross-references are rebuilt, files
+//! encrypted with an empty user password are decrypted, object streams are decoded) and turns
+//! the object graph into the shared tree, rooted at the trailer: dictionary keys label the edges,
+//! arrays are ordered children, a stream is its dictionary's entries plus a `data` leaf, and an
+//! indirect reference is a `ref` node; the first reference to an object in a breadth-first walk
+//! owns it (the object hangs below it), later ones are leaves. See `docs/pdf.md`.
+//!
+//! Rendering an unedited document gives back the input; any edit writes a complete PDF afresh
+//! with lopdf (object streams, a cross-reference stream), with references to deleted objects as
+//! `null` and without the objects the trailer no longer reaches. The templates add
+//! `drop-unreachable` (rewrite the file), `inline-reference` and a PDF-aware
+//! `substitute-by-child` to deletion. The validity gate reloads a candidate with lopdf and wants
+//! a catalog and a page. `whittle tree` prints a triage outline: objects, actions, JavaScript,
+//! embedded files.
+//!
+//! Nothing in a PDF is executed or interpreted beyond its object syntax; decoding is bounded
+//! (object streams share a budget, scripts are decoded for display up to 1 MiB).
+
+mod format;
+mod load;
+mod model;
+mod outline;
+mod render;
+mod templates;
+
+pub use format::{Pdf, rewrite};
+
+#[cfg(test)]
+mod tests;

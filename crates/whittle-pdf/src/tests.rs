@@ -1,0 +1,806 @@
+#![allow(
+    clippy::disallowed_methods,
+    reason = "the tests run `qpdf --check` on what the format writes"
+)]
+
+use super::{Pdf, rewrite};
+use crate::model::{Kind, PdfState};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use whittle_core::{Algorithm, Document, Edit, Edits, Format, NodeId, Options, Reducer, Tree, run};
+
+// ----- Helpers ---------------------------------------------------------------------------------
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/pdf")
+}
+
+fn fixture(name: &str) -> Vec<u8> {
+    let p = fixtures().join(name);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("read {}: {e}", p.display()))
+}
+
+fn parse(bytes: &[u8]) -> Document {
+    Pdf.parse(bytes)
+        .unwrap_or_else(|e| panic!("the PDF format parses this input: {e}"))
+}
+
+fn render(doc: &Document, edits: &Edits) -> Vec<u8> {
+    let mut out = Vec::new();
+    Pdf.render(doc, edits, &mut out);
+    out
+}
+
+fn state(doc: &Document) -> &PdfState {
+    crate::templates::state(doc).expect("a PDF document carries its state")
+}
+
+/// `qpdf --check` on the bytes: `Ok` only for a clean pass (exit 0, no warnings).
+fn qpdf_check(bytes: &[u8]) -> Result<(), String> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let p = dir.path().join("candidate.pdf");
+    std::fs::write(&p, bytes).expect("write candidate");
+    let out = std::process::Command::new("qpdf")
+        .arg("--check")
+        .arg(&p)
+        .output()
+        .expect("qpdf runs (apt-get install qpdf)");
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "qpdf --check: {}\n{}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+/// The first difference between two trees (labels, edges, shape, leaf text), if any.
+fn tree_diff(a: &Tree, b: &Tree) -> Option<String> {
+    for (x, y) in a.nodes().zip(b.nodes()) {
+        if a.label(x) != b.label(y)
+            || a.edge(x) != b.edge(y)
+            || a.children(x).len() != b.children(y).len()
+            || (a.children(x).is_empty() && a.text(x) != b.text(y))
+        {
+            return Some(format!(
+                "node {}: {}:{} {:?} vs {}:{} {:?}",
+                x.0,
+                a.edge(x),
+                a.label(x),
+                String::from_utf8_lossy(a.text(x)),
+                b.edge(y),
+                b.label(y),
+                String::from_utf8_lossy(b.text(y))
+            ));
+        }
+    }
+    (a.len() != b.len()).then(|| format!("{} vs {} nodes", a.len(), b.len()))
+}
+
+/// The one check every layout goes through: the unedited document renders as the input; written
+/// afresh (the form of every candidate) it passes the gate and `qpdf --check`, and parses back
+/// into the same tree. Returns the parsed document.
+fn check_round_trip(name: &str) -> Document {
+    let input = fixture(name);
+    let doc = parse(&input);
+    assert_eq!(
+        render(&doc, &Edits::new()),
+        input,
+        "{name}: no edit, same bytes"
+    );
+    let out = rewrite(&doc);
+    assert!(!out.is_empty(), "{name}: rewritten");
+    assert!(Pdf.gate(&out), "{name}: the rewrite passes the gate");
+    qpdf_check(&out).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let again = parse(&out);
+    if let Some(d) = tree_diff(&doc.tree, &again.tree) {
+        panic!("{name}: the rewrite parses into another tree: {d}");
+    }
+    // And the rewrite is a fixpoint of rewriting.
+    assert_eq!(
+        rewrite(&again),
+        out,
+        "{name}: rewriting twice changes nothing"
+    );
+    doc
+}
+
+/// The node at a path of edge labels from the root (`Root/Pages/Kids/0/AA/O`), going through
+/// the objects that references own. Array elements are numbered.
+fn at(tree: &Tree, path: &str) -> NodeId {
+    let mut n = tree.root();
+    for seg in path.split('/') {
+        if !tree.edge(n).is_empty() && tree.label(n) == "ref" && !tree.children(n).is_empty() {
+            n = tree.children(n)[0];
+        }
+        let kids = tree.children(n);
+        n = match seg.parse::<usize>() {
+            Ok(i) => kids[i],
+            Err(_) => *kids
+                .iter()
+                .find(|&&k| tree.edge(k) == seg)
+                .unwrap_or_else(|| panic!("no {seg} in {path}")),
+        };
+    }
+    n
+}
+
+/// The value at a path: through an owning reference to the object.
+fn value_at(tree: &Tree, path: &str) -> NodeId {
+    let n = at(tree, path);
+    if tree.label(n) == "ref" && !tree.children(n).is_empty() {
+        tree.children(n)[0]
+    } else {
+        n
+    }
+}
+
+fn has_path(tree: &Tree, path: &str) -> bool {
+    std::panic::catch_unwind(|| at(tree, path)).is_ok()
+}
+
+/// Number of objects (owning references) in the tree.
+fn objects(doc: &Document) -> usize {
+    let s = state(doc);
+    doc.tree
+        .nodes()
+        .filter(|&n| matches!(s.node(n).kind, Kind::Ref { owner: true, .. }))
+        .count()
+}
+
+/// The actions of the outline, without object numbers: the layout-independent triage facts.
+fn actions(doc: &Document) -> BTreeSet<String> {
+    let o = Pdf.outline(doc);
+    let start = o.find("## actions").expect("an actions section");
+    let end = o
+        .find("## embedded files")
+        .expect("an embedded files section");
+    o[start..end]
+        .lines()
+        .skip(1)
+        .map(|l| match l.find("  (") {
+            Some(i) if l.trim_end().ends_with("obj)") => l[..i].to_string(),
+            _ => l.to_string(),
+        })
+        .filter(|l| !l.trim().is_empty())
+        .collect()
+}
+
+// ----- Layouts and round trips -------------------------------------------------------------------
+
+#[test]
+fn every_layout_round_trips_and_passes_qpdf() {
+    for name in [
+        "sample.pdf",
+        "xref-stream.pdf",
+        "object-streams.pdf",
+        "incremental.pdf",
+        "encrypted-rc4.pdf",
+        "encrypted-aes256.pdf",
+        "damaged-xref-offsets.pdf",
+        "damaged-no-startxref.pdf",
+        "damaged-trailing-garbage.pdf",
+        "damaged-truncated.pdf",
+        "damaged-junk-before-header.pdf",
+        "hostile-cycles.pdf",
+        "hostile-bomb-js.pdf",
+    ] {
+        check_round_trip(name);
+    }
+}
+
+#[test]
+fn the_same_document_in_another_layout_gives_the_same_tree() {
+    let sample = parse(&fixture("sample.pdf"));
+    // Written by hand with the same object numbers: an xref stream instead of a table, and
+    // damage that loading repairs.
+    for name in [
+        "xref-stream.pdf",
+        "damaged-xref-offsets.pdf",
+        "damaged-no-startxref.pdf",
+        "damaged-trailing-garbage.pdf",
+        "damaged-junk-before-header.pdf",
+    ] {
+        let doc = parse(&fixture(name));
+        assert_eq!(tree_diff(&sample.tree, &doc.tree), None, "{name}");
+    }
+    // Rewritten by qpdf (renumbered, object streams, encryption): the same actions and scripts.
+    let want = actions(&sample);
+    assert!(want.len() >= 5, "{want:?}");
+    for name in [
+        "object-streams.pdf",
+        "encrypted-rc4.pdf",
+        "encrypted-aes256.pdf",
+    ] {
+        assert_eq!(actions(&parse(&fixture(name))), want, "{name}");
+    }
+}
+
+#[test]
+fn the_tree_is_rooted_at_the_trailer_and_objects_hang_below_their_first_reference() {
+    let doc = parse(&fixture("sample.pdf"));
+    let t = &doc.tree;
+    assert_eq!(t.label(t.root()), "trailer");
+    // Level 1: the trailer's keys, without /Size (the writer makes it).
+    let level1: Vec<&str> = t.children(t.root()).iter().map(|&k| t.edge(k)).collect();
+    assert_eq!(level1, ["Root", "Info", "ID"]);
+    let root = at(t, "Root");
+    assert_eq!(t.label(root), "ref");
+    assert_eq!(t.edge(t.children(root)[0]), "obj");
+    assert_eq!(t.label(value_at(t, "Root")), "Catalog");
+    assert_eq!(t.label(value_at(t, "Root/Pages")), "Pages");
+    assert_eq!(t.label(value_at(t, "Root/Pages/Kids/0")), "Page");
+    // An action is labeled by its /S, also when it says /Type /Action.
+    assert_eq!(t.label(value_at(t, "Root/OpenAction")), "JavaScript");
+    assert_eq!(t.label(value_at(t, "Root/OpenAction/Next")), "URI");
+    assert_eq!(
+        t.label(value_at(t, "Root/Pages/Kids/0/Annots/0/A")),
+        "Launch"
+    );
+    assert_eq!(t.label(at(t, "Root/OpenAction/JS")), "string");
+    assert_eq!(t.label(at(t, "Root/Pages/Kids/0/MediaBox")), "array");
+    assert_eq!(t.edge(at(t, "Root/Pages/Kids/0/MediaBox/2")), "item");
+    assert_eq!(t.label(at(t, "Root/Pages/Kids/0/MediaBox/2")), "int");
+    // A stream: its dictionary's entries (no /Length), then its data.
+    let contents = value_at(t, "Root/Pages/Kids/0/Contents");
+    assert_eq!(t.label(contents), "stream");
+    let edges: Vec<&str> = t.children(contents).iter().map(|&k| t.edge(k)).collect();
+    assert_eq!(edges, ["Filter", "data"]);
+    assert_eq!(
+        t.label(value_at(t, "Root/Names/EmbeddedFiles/Names/1/EF/F")),
+        "EmbeddedFile"
+    );
+    // A reference back up (the page's parent, the outline item's parent) is a leaf.
+    let parent = at(t, "Root/Pages/Kids/0/Parent");
+    assert_eq!((t.label(parent), t.children(parent).len()), ("ref", 0));
+    assert_eq!(t.text(parent), b"2 0 R");
+    // The font is referenced by the page (9 levels down) and by the form (6 levels down): the
+    // shallower reference, met first breadth-first, owns it.
+    let form = at(t, "Root/AcroForm/DR/Font/Helv");
+    let page = at(t, "Root/Pages/Kids/0/Resources/Font/F1");
+    assert!(t.depth(form) < t.depth(page));
+    assert_eq!(t.children(form).len(), 1);
+    assert_eq!(t.children(page).len(), 0);
+    // 20 reachable objects; object 21 is reachable from nothing and not in the tree.
+    assert_eq!(objects(&doc), 20);
+    assert!(!t.nodes().any(|n| t.edge(n) == "Unreachable"));
+}
+
+#[test]
+fn an_incremental_update_is_read_as_its_latest_revision() {
+    let input = fixture("incremental.pdf");
+    let doc = check_round_trip("incremental.pdf");
+    let t = &doc.tree;
+    let js = value_at(t, "Root/OpenAction/JS");
+    assert_eq!(t.text(js), b"(app.alert('updated');)");
+    assert!(
+        !has_path(t, "Root/OpenAction/Next"),
+        "the old version had /Next"
+    );
+    assert!(rewrite(&doc).len() < input.len() / 2 + 400);
+}
+
+#[test]
+fn encrypted_files_with_an_empty_user_password_are_decrypted() {
+    for name in ["encrypted-rc4.pdf", "encrypted-aes256.pdf"] {
+        let doc = parse(&fixture(name));
+        assert!(
+            doc.diagnostics
+                .iter()
+                .any(|d| d.message.contains("decrypted")),
+            "{name}: {:?}",
+            doc.diagnostics
+        );
+        let out = rewrite(&doc);
+        let back = lopdf::Document::load_mem(&out).expect("loads");
+        assert!(!back.trailer.has(b"Encrypt"), "{name}: written unencrypted");
+        let outline = Pdf.outline(&doc);
+        assert!(
+            outline.contains("app.alert('opened');"),
+            "{name}: {outline}"
+        );
+        assert!(
+            outline.contains("this.exportDataObject"),
+            "{name}: {outline}"
+        );
+    }
+}
+
+// ----- Damaged and hostile input -----------------------------------------------------------------
+
+#[test]
+fn damaged_files_are_repaired_with_a_diagnostic() {
+    for (name, says) in [
+        ("damaged-xref-offsets.pdf", "cross-reference"),
+        ("damaged-no-startxref.pdf", "cross-reference"),
+        ("damaged-trailing-garbage.pdf", "cross-reference"),
+        ("damaged-truncated.pdf", "cross-reference"),
+        (
+            "damaged-junk-before-header.pdf",
+            "108 bytes of junk before the `%PDF-` header",
+        ),
+    ] {
+        let doc = parse(&fixture(name));
+        assert!(
+            doc.diagnostics.iter().any(|d| d.message.contains(says)),
+            "{name}: {:?}",
+            doc.diagnostics
+        );
+        assert_eq!(state(&doc).pages, 1, "{name}");
+    }
+    // The truncated file lost its trailer: the repair finds the catalog, but /Info is gone.
+    let t = parse(&fixture("damaged-truncated.pdf")).tree;
+    assert!(has_path(&t, "Root/OpenAction/JS"));
+    assert!(!has_path(&t, "Info"));
+}
+
+#[test]
+fn what_is_not_a_document_is_a_clear_parse_error() {
+    for (name, says) in [
+        ("damaged-not-a-pdf.pdf", "not a PDF"),
+        ("damaged-no-root.pdf", "no /Root"),
+        ("damaged-no-pages.pdf", "no pages"),
+        ("damaged-user-password.pdf", "user password"),
+        ("hostile-bomb-objstm.pdf", "decompression bomb"),
+    ] {
+        match Pdf.parse(&fixture(name)) {
+            Ok(_) => panic!("{name} parses"),
+            Err(e) => assert!(e.message.contains(says), "{name}: {e}"),
+        }
+    }
+    assert!(Pdf.parse(b"").is_err());
+    assert!(Pdf.parse(b"%PDF-1.4\n").is_err());
+}
+
+#[test]
+fn a_stream_bomb_is_never_decoded_beyond_a_bound() {
+    // The page script inflates to 200 MB. Loading never decodes it, reduction keeps it as it is
+    // stored, and the outline decodes at most 1 MiB of it.
+    let doc = check_round_trip("hostile-bomb-js.pdf");
+    let o = Pdf.outline(&doc);
+    assert!(o.contains("cannot decode the stream"), "{o}");
+    assert!(o.contains("app.alert('opened');"), "{o}");
+}
+
+#[test]
+fn reference_cycles_end_at_a_leaf() {
+    let doc = check_round_trip("hostile-cycles.pdf");
+    let t = &doc.tree;
+    // Object 4 and 5 point at each other and at themselves; object 6 is an array holding itself.
+    let four = value_at(t, "Root/Loop");
+    let self_ref = at(t, "Root/Loop/Self");
+    assert_eq!(
+        (t.text(self_ref), t.children(self_ref).len()),
+        (&b"4 0 R"[..], 0)
+    );
+    let back = at(t, "Root/Loop/Next/Next");
+    assert_eq!((t.text(back), t.children(back).len()), (&b"4 0 R"[..], 0));
+    assert_eq!(t.label(four), "dict");
+    let six = value_at(t, "Root/Loop/Next/Arr/1");
+    assert_eq!(t.label(six), "array");
+    assert_eq!(t.text(at(t, "Root/Loop/Next/Arr/1/0")), b"6 0 R");
+    // The action that chains to itself.
+    let o = Pdf.outline(&doc);
+    assert!(o.contains("/Root/OpenAction  JavaScript  (7 0 obj)"), "{o}");
+    // Every edit still renders a loadable file in bounded time.
+    for n in doc.tree.nodes().skip(1) {
+        let out = render(&doc, &Edits::new().with(n, Edit::Delete));
+        if !out.is_empty() {
+            parse(&out);
+        }
+    }
+}
+
+/// A one-page document with `extra` added to the catalog and `more` objects after it (object
+/// numbers from 4 on).
+fn document(extra: &str, more: &[String]) -> Vec<u8> {
+    let mut s = String::from("%PDF-1.4\n");
+    let mut offsets = Vec::new();
+    let mut objs = vec![
+        format!("<</Type/Catalog/Pages 2 0 R{extra}>>"),
+        "<</Type/Pages/Kids[3 0 R]/Count 1>>".to_string(),
+        "<</Type/Page/Parent 2 0 R/MediaBox[0 0 10 10]>>".to_string(),
+    ];
+    objs.extend(more.iter().cloned());
+    for (i, o) in objs.iter().enumerate() {
+        offsets.push(s.len());
+        s.push_str(&format!("{} 0 obj\n{o}\nendobj\n", i + 1));
+    }
+    let xref = s.len();
+    s.push_str(&format!(
+        "xref\n0 {}\n0000000000 65535 f \n",
+        objs.len() + 1
+    ));
+    for o in offsets {
+        s.push_str(&format!("{o:010} 00000 n \n"));
+    }
+    s.push_str(&format!(
+        "trailer\n<</Size {}/Root 1 0 R>>\nstartxref\n{xref}\n%%EOF\n",
+        objs.len() + 1
+    ));
+    s.into_bytes()
+}
+
+#[test]
+fn deep_nesting_does_not_overflow_the_stack() {
+    for body in [
+        "[".repeat(100_000) + &"]".repeat(100_000),
+        "<</A ".repeat(100_000) + "1" + &">>".repeat(100_000),
+        "(".repeat(100_000) + &")".repeat(100_000),
+    ] {
+        let input = document("/Deep 4 0 R", &[body]);
+        let doc = parse(&input);
+        // lopdf gives up on the deep object; the reference to it is read as null.
+        assert_eq!(state(&doc).dangling, 1);
+        parse(&rewrite(&doc));
+    }
+}
+
+#[test]
+fn long_reference_chains_do_not_overflow_the_stack() {
+    const N: usize = 100_000;
+    let more: Vec<String> = (0..N)
+        .map(|i| {
+            let id = 4 + i;
+            if i + 1 < N {
+                format!("<</Next {} 0 R/I {i}>>", id + 1)
+            } else {
+                format!("<</I {i}>>")
+            }
+        })
+        .collect();
+    let input = document("/Chain 4 0 R", &more);
+    let doc = parse(&input);
+    assert!(doc.tree.height() > 2 * N, "{}", doc.tree.height());
+    // Delete the last link's counter, deep down.
+    let last = doc
+        .tree
+        .nodes()
+        .filter(|&n| doc.tree.edge(n) == "I")
+        .last()
+        .expect("a counter");
+    let out = render(&doc, &Edits::new().with(last, Edit::Delete));
+    let again = parse(&out);
+    assert_eq!(again.tree.len(), doc.tree.len() - 1);
+    assert!(Pdf.outline(&again).contains("Chain"));
+}
+
+// ----- Edits ---------------------------------------------------------------------------------
+
+#[test]
+fn deleting_a_reference_deletes_what_only_it_reached() {
+    let doc = parse(&fixture("sample.pdf"));
+    let out = render(
+        &doc,
+        &Edits::new().with(at(&doc.tree, "Root/OpenAction"), Edit::Delete),
+    );
+    qpdf_check(&out).unwrap();
+    let again = parse(&out);
+    assert!(!has_path(&again.tree, "Root/OpenAction"));
+    // The action (5) and the URI action it chained to (14) are gone.
+    assert_eq!(objects(&again), 18);
+    assert!(!Pdf.outline(&again).contains("example.invalid"));
+}
+
+#[test]
+fn references_to_a_deleted_object_become_null() {
+    let doc = parse(&fixture("sample.pdf"));
+    let t = &doc.tree;
+    // Delete the font itself (below the form's reference, which owns it); the page's reference
+    // to it becomes null, and a dictionary entry that is null is dropped.
+    let font = value_at(t, "Root/AcroForm/DR/Font/Helv");
+    let out = render(&doc, &Edits::new().with(font, Edit::Delete));
+    qpdf_check(&out).unwrap();
+    let again = parse(&out);
+    let t = &again.tree;
+    assert!(t.children(value_at(t, "Root/AcroForm/DR/Font")).is_empty());
+    assert!(
+        t.children(value_at(t, "Root/Pages/Kids/0/Resources/Font"))
+            .is_empty()
+    );
+    assert_eq!(objects(&again), 19);
+}
+
+#[test]
+fn inlining_a_reference_writes_the_object_in_its_place() {
+    let doc = parse(&fixture("sample.pdf"));
+    let t = &doc.tree;
+    let inline = &Pdf.templates()[2];
+    assert_eq!(inline.name(), "inline-reference");
+    let mut cands = Vec::new();
+    let open = at(t, "Root/OpenAction");
+    inline.candidates(&doc, open, None, &mut cands);
+    assert_eq!(cands, [Edit::Replace(value_at(t, "Root/OpenAction"))]);
+    // Not proposed: the trailer's entries, streams, page tree kids, leaf references.
+    for path in [
+        "Root",
+        "Info",
+        "Root/Pages",
+        "Root/Pages/Kids/0",
+        "Root/Pages/Kids/0/Contents",
+        "Root/Pages/Kids/0/Parent",
+    ] {
+        cands.clear();
+        inline.candidates(&doc, at(t, path), None, &mut cands);
+        assert!(cands.is_empty(), "{path}: {cands:?}");
+    }
+    let out = render(
+        &doc,
+        &Edits::new().with(open, Edit::Replace(value_at(t, "Root/OpenAction"))),
+    );
+    qpdf_check(&out).unwrap();
+    let again = parse(&out);
+    let t = &again.tree;
+    let action = at(t, "Root/OpenAction");
+    assert_eq!(t.label(action), "JavaScript", "a direct dictionary now");
+    assert_eq!(t.label(value_at(t, "Root/OpenAction/Next")), "URI");
+    assert_eq!(objects(&again), 19);
+}
+
+#[test]
+fn inlining_a_long_chain_keeps_the_nesting_loadable() {
+    let more: Vec<String> = (0..200)
+        .map(|i| format!("<</Next {} 0 R/I {i}>>", 5 + i))
+        .chain(std::iter::once("<</End true>>".to_string()))
+        .collect();
+    let doc = parse(&document("/Chain 4 0 R", &more));
+    let t = &doc.tree;
+    // Inline every link of the chain at once.
+    let edits: Edits = t
+        .nodes()
+        .filter(|&n| matches!(t.edge(n), "Chain" | "Next"))
+        .map(|n| (n, Edit::Replace(t.children(n)[0])))
+        .collect();
+    let out = render(&doc, &edits);
+    let again = parse(&out);
+    // Nothing was lost: past 64 levels of direct nesting the links stay indirect.
+    assert!(again.tree.nodes().any(|n| again.tree.edge(n) == "End"));
+    // Every link lost its reference node, except the three that stayed indirect (at direct
+    // depths 64, 128 and 192).
+    assert_eq!(objects(&again), 3 + 3);
+    assert_eq!(again.tree.len(), doc.tree.len() - 201 + 3);
+}
+
+#[test]
+fn candidates_without_a_page_or_a_catalog_render_as_the_empty_file() {
+    let doc = parse(&fixture("sample.pdf"));
+    let t = &doc.tree;
+    for path in [
+        "Root",
+        "Root/Pages",
+        "Root/Pages/Kids/0",
+        "Root/Pages/Kids/0/Type",
+        "Root/Pages/Type",
+        "Root/Pages/Kids",
+    ] {
+        let out = render(&doc, &Edits::new().with(at(t, path), Edit::Delete));
+        assert!(out.is_empty(), "deleting {path}");
+    }
+    assert!(render(&doc, &Edits::new().with(t.root(), Edit::Delete)).is_empty());
+    // The catalog must stay an indirect object.
+    let root = at(t, "Root");
+    let out = render(
+        &doc,
+        &Edits::new().with(root, Edit::Replace(t.children(root)[0])),
+    );
+    assert!(out.is_empty());
+    assert!(!Pdf.gate(b""));
+    assert!(!Pdf.gate(b"%PDF-1.4\nnothing"));
+}
+
+#[test]
+fn deleting_stream_data_leaves_an_empty_unfiltered_stream() {
+    let doc = parse(&fixture("sample.pdf"));
+    let t = &doc.tree;
+    let data = at(t, "Root/Pages/Kids/0/Contents/data");
+    let out = render(&doc, &Edits::new().with(data, Edit::Delete));
+    qpdf_check(&out).unwrap();
+    let again = parse(&out);
+    let t = &again.tree;
+    let contents = value_at(t, "Root/Pages/Kids/0/Contents");
+    let edges: Vec<&str> = t.children(contents).iter().map(|&k| t.edge(k)).collect();
+    assert_eq!(edges, ["data"]);
+    assert_eq!(t.text(t.children(contents)[0]), b"(0 bytes)");
+}
+
+#[test]
+fn substitution_replaces_a_value_by_a_child_that_can_stand_there() {
+    let doc = parse(&fixture("sample.pdf"));
+    let t = &doc.tree;
+    let subst = &Pdf.templates()[3];
+    assert_eq!(subst.name(), "substitute-by-child");
+    let mut cands = Vec::new();
+    // The launch action may become its /Win dictionary (or any other child).
+    let launch = at(t, "Root/Pages/Kids/0/Annots/0/A");
+    subst.candidates(&doc, launch, None, &mut cands);
+    assert_eq!(cands.len(), t.children(launch).len());
+    let win = at(t, "Root/Pages/Kids/0/Annots/0/A/Win");
+    assert!(cands.contains(&Edit::Replace(win)));
+    let out = render(&doc, &Edits::new().with(launch, Edit::Replace(win)));
+    qpdf_check(&out).unwrap();
+    let again = parse(&out);
+    assert_eq!(
+        again
+            .tree
+            .label(at(&again.tree, "Root/Pages/Kids/0/Annots/0/A/F")),
+        "string"
+    );
+    // Never the root, a reference, a stream or its data.
+    for n in [
+        t.root(),
+        at(t, "Root"),
+        value_at(t, "Root/Pages/Kids/0/Contents"),
+        at(t, "Root/Pages/Kids/0/Contents/data"),
+    ] {
+        cands.clear();
+        subst.candidates(&doc, n, None, &mut cands);
+        assert!(cands.is_empty(), "{}", t.label(n));
+    }
+    // A dictionary that holds a stream's reference may be replaced by it (the reference).
+    let aa = value_at(t, "Root/Pages/Kids/0/AA/O");
+    cands.clear();
+    subst.candidates(&doc, aa, None, &mut cands);
+    assert_eq!(cands.len(), 2);
+}
+
+#[test]
+fn drop_unreachable_rewrites_the_file_at_the_root_only() {
+    let input = fixture("incremental.pdf");
+    let doc = parse(&input);
+    let templates = Pdf.templates();
+    let names: Vec<&str> = templates.iter().map(|t| t.name()).collect();
+    assert_eq!(
+        names,
+        [
+            "drop-unreachable",
+            "delete",
+            "inline-reference",
+            "substitute-by-child"
+        ]
+    );
+    let mut cands = Vec::new();
+    templates[0].candidates(&doc, doc.tree.root(), None, &mut cands);
+    assert_eq!(cands, [Edit::Replace(doc.tree.root())]);
+    let out = render(&doc, &Edits::new().with(doc.tree.root(), cands[0]));
+    assert_eq!(out, rewrite(&doc));
+    // The older revision and the unreachable object 21 are gone.
+    let back = lopdf::Document::load_mem(&out).expect("loads");
+    assert_eq!(back.revision_count(), 1);
+    assert!(!back.objects.contains_key(&(21, 0)));
+    assert!(!String::from_utf8_lossy(&out).contains("opened"));
+    for n in doc.tree.nodes().skip(1) {
+        cands.clear();
+        templates[0].candidates(&doc, n, None, &mut cands);
+        assert!(cands.is_empty());
+    }
+}
+
+#[test]
+fn rendering_is_deterministic() {
+    let a = parse(&fixture("sample.pdf"));
+    let b = parse(&fixture("sample.pdf"));
+    assert_eq!(a.tree.dump(), b.tree.dump());
+    let t = &a.tree;
+    let edits = Edits::new()
+        .with(at(t, "Info"), Edit::Delete)
+        .with(at(t, "Root/Outlines"), Edit::Delete);
+    assert_eq!(render(&a, &edits), render(&b, &edits));
+    assert_eq!(render(&a, &edits), render(&a, &edits));
+}
+
+// ----- Triage outline ----------------------------------------------------------------------------
+
+#[test]
+fn the_outline_shows_actions_scripts_and_embedded_files() {
+    let doc = parse(&fixture("sample.pdf"));
+    let o = Pdf.outline(&doc);
+    for want in [
+        "%PDF-1.4 · 1 page · 20 objects · cross-reference: as written · not encrypted",
+        "     5 0 obj  JavaScript     /Root/OpenAction ",
+        "  /Root/OpenAction  JavaScript  (5 0 obj)\n      app.alert('opened');\n",
+        "  /Root/OpenAction/Next  URI  (14 0 obj)\n      http://example.invalid/x\n",
+        // The page's script is a Flate stream: shown decoded.
+        "  /Root/Pages/Kids[0]/AA/O  JavaScript  (6 0 obj)\n      var payload = unescape('%u9090%u9090');\n      this.exportDataObject({cName: 'evil.exe', nLaunch: 2});\n",
+        "  /Root/Pages/Kids[0]/Annots[0]/A  Launch\n      calc.exe\n",
+        "  /Root/Names/JavaScript/Names[1]  JavaScript  (16 0 obj)\n      var x = 1;\n",
+        "  /Root/Names/EmbeddedFiles/Names[1]/EF/F  \"evil.exe\" application/octet-stream 25 bytes stored  (18 0 obj)",
+        "OpenAction 1 · AA 1 · JavaScript 3 · JS 3 · Launch 1 · URI 1 · SubmitForm 0 · EmbeddedFile 1 · XFA 0 · RichMedia 0",
+    ] {
+        assert!(o.contains(want), "missing {want:?} in\n{o}");
+    }
+}
+
+// ----- Reduction through the engine ------------------------------------------------------------
+
+/// Reduces with an in-process oracle: the file is a PDF whose opening action still runs the
+/// `app.alert` script.
+fn reduce(input: &[u8], algorithm: Algorithm) -> Vec<u8> {
+    let oracle = |bytes: &[u8]| {
+        Pdf.parse(bytes).is_ok_and(|d| {
+            let o = Pdf.outline(&d);
+            o.contains("  /Root/OpenAction  JavaScript") && o.contains("      app.alert('opened');")
+        })
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut r = Reducer::new(&Pdf, &oracle, input, Options::default(), &stop).expect("starts");
+    r.check_input().expect("the input is interesting");
+    run(&mut r, algorithm).expect("reduces");
+    r.into_best()
+}
+
+#[test]
+fn reduction_keeps_the_opening_script_and_drops_the_rest() {
+    let input = fixture("sample.pdf");
+    let mut nodes = Vec::new();
+    for algorithm in [Algorithm::HddStar, Algorithm::GtrStar] {
+        let out = reduce(&input, algorithm);
+        qpdf_check(&out).unwrap_or_else(|e| panic!("{algorithm}: {e}"));
+        let doc = parse(&out);
+        let o = Pdf.outline(&doc);
+        for gone in [
+            "calc.exe",
+            "evil.exe",
+            "exportDataObject",
+            "var x",
+            "Outlines",
+            "example.",
+        ] {
+            assert!(!o.contains(gone), "{algorithm}: {gone} is left:\n{o}");
+        }
+        assert!(
+            out.len() < input.len() / 3,
+            "{algorithm}: {} bytes",
+            out.len()
+        );
+        nodes.push(doc.tree.len());
+    }
+    // Catalog, /Pages with one kid, the typed page, the action with /S and /JS.
+    assert!(
+        nodes[1] <= nodes[0],
+        "gtr* {} vs hdd* {}",
+        nodes[1],
+        nodes[0]
+    );
+    assert!(nodes[1] <= 20, "gtr* leaves {} nodes", nodes[1]);
+}
+
+#[test]
+fn mutated_files_never_panic_and_every_rendering_parses_again() {
+    // Random byte edits (replace, delete, insert PDF syntax) of the fixtures: parsing either
+    // fails cleanly or gives a document whose renderings (here: one random deletion) parse again.
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut rnd = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let files = [fixture("sample.pdf"), fixture("object-streams.pdf")];
+    let mut parsed = 0;
+    for i in 0..400 {
+        let mut b = files[i % files.len()].clone();
+        for _ in 0..1 + rnd() % 8 {
+            let pos = rnd() as usize % b.len();
+            match rnd() % 3 {
+                0 => b[pos] = rnd() as u8,
+                1 => {
+                    b.remove(pos);
+                }
+                _ => b.insert(pos, b"[(<>)]/ R0123456789"[(rnd() % 19) as usize]),
+            }
+        }
+        let Ok(doc) = Pdf.parse(&b) else { continue };
+        parsed += 1;
+        let node = NodeId((rnd() % doc.tree.len() as u64) as u32);
+        let out = render(&doc, &Edits::new().with(node, Edit::Delete));
+        if !out.is_empty() {
+            Pdf.parse(&out)
+                .unwrap_or_else(|e| panic!("mutation {i}: {e}"));
+        }
+        let _ = Pdf.outline(&doc);
+    }
+    assert!(parsed > 100, "only {parsed} mutations parsed");
+}
