@@ -1,7 +1,8 @@
-//! `cargo xtask bench`: the side of the benchmark that builds, fetches and runs things. What it
-//! measures is turned into markdown by `report.rs`.
+//! `cargo xtask bench`: the side of the benchmark that builds, fetches and runs things. The cases
+//! are in `cases.rs`; what is measured is turned into markdown by `report.rs`.
 
-use crate::report::{self, Environment, Output, OverheadRow, Report, Row};
+use crate::cases::{CASES, Case, Oracle, Source, Tool};
+use crate::report::{self, CaseSection, Columns, Environment, Output, OverheadRow, Report, Row};
 use crate::{capture, command, workspace_root};
 use anyhow::{Context, Result, bail};
 use nix::sys::signal::{Signal, kill};
@@ -12,32 +13,14 @@ use std::process::{ExitCode, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-/// The case of `../shared/guide/cases.md` this benchmark reduces.
-const CASE: &str = "xml-iso-entity";
-/// The Debian package and the file in it that is the input.
-const DEB_PACKAGE: &str = "iso-codes";
-const DEB_PATH: &str = "usr/share/xml/iso-codes/iso_3166-2.xml";
-const INPUT_NAME: &str = "iso_3166-2.xml";
-/// What xmllint must still complain about.
-const ORACLE_SCRIPT: &str = "bench/oracles/xml_xmllint_error.sh";
-const ORACLE_REGEX: &str = "xmlParseEntityRef: no name";
-
-/// The algorithms of the full run, with the format each one works on.
-const FULL: [(&str, &str); 6] = [
-    ("ddmin", "lines"),
-    ("hdd", "xml"),
-    ("hdd*", "xml"),
-    ("hdd+", "xml"),
-    ("gtr", "xml"),
-    ("gtr*", "xml"),
-];
-const QUICK: [(&str, &str); 2] = [("hdd*", "xml"), ("gtr*", "xml")];
-
 #[derive(clap::Args, Debug)]
 pub(crate) struct BenchArgs {
-    /// Only hdd* and gtr* at -j 1, plus the overhead rows.
+    /// Only each case's quick plan (hdd* and gtr* at -j 1), plus the overhead rows.
     #[arg(long)]
     quick: bool,
+    /// Run only this case (by its id; repeatable). Default: every case.
+    #[arg(long = "case", value_name = "ID")]
+    cases: Vec<String>,
     /// The document to write, relative to the workspace root.
     #[arg(long, default_value = "docs/benchmarks.md")]
     out: PathBuf,
@@ -50,29 +33,91 @@ pub(crate) struct BenchArgs {
     repeat: usize,
 }
 
+/// A case made ready to run: its oracle script found, its input fetched.
+struct Ready {
+    case: Case,
+    /// The oracle script's absolute path.
+    script: PathBuf,
+    /// The input's absolute path.
+    input: PathBuf,
+    /// The input described for the document.
+    input_note: String,
+}
+
+/// What every reduction shares.
+struct Runner<'a> {
+    whittle: &'a Path,
+    work: &'a Path,
+    budget: Duration,
+}
+
+/// The cases named by `--case` (all of them without), in the order of [`CASES`].
+pub(crate) fn select_cases(wanted: &[String]) -> Result<Vec<Case>> {
+    for id in wanted {
+        if !CASES.iter().any(|c| c.id == id) {
+            let ids: Vec<&str> = CASES.iter().map(|c| c.id).collect();
+            bail!("no case `{id}` (known: {})", ids.join(", "));
+        }
+    }
+    Ok(CASES
+        .iter()
+        .filter(|c| wanted.is_empty() || wanted.iter().any(|w| w == c.id))
+        .copied()
+        .collect())
+}
+
 pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
     let started = Instant::now();
     let root = workspace_root();
-    let shared = shared_dir(&root)?;
-    let oracle = shared.join(ORACLE_SCRIPT);
-    if !oracle.is_file() {
-        bail!("the oracle {} does not exist", oracle.display());
+    let cases = select_cases(&args.cases)?;
+
+    // Everything that can be missing is looked for before the long build.
+    let mut tools: Vec<(String, String)> = Vec::new();
+    for case in &cases {
+        for tool in case.tools {
+            let asked = format!("{} {}", tool.program, tool.version_args.join(" "));
+            if !tools.iter().any(|(a, _)| *a == asked) {
+                tools.push((asked, tool_version(tool, case.id)?));
+            }
+        }
     }
-    let xmllint = capture_any(command("xmllint").arg("--version")).map_err(|_| {
-        anyhow::anyhow!(
-            "xmllint is needed by the benchmark's oracle but is not installed; \
-             install it with `apt-get install -y libxml2-utils`"
-        )
-    })?;
-    let xmllint = xmllint.lines().next().unwrap_or("").trim().to_string();
+    let mut scripts = Vec::new();
+    for case in &cases {
+        let script = oracle_script(&case.oracle, &root)?;
+        if !script.is_file() {
+            bail!(
+                "the oracle {} of case {} does not exist",
+                script.display(),
+                case.id
+            );
+        }
+        scripts.push(script);
+    }
 
     let whittle = build_release(&root)?;
-    let (input, input_source) = fetch_input(&root)?;
-    if !oracle_accepts(&oracle, &input)? {
-        bail!(
-            "the oracle does not find the original input {} interesting",
-            input.display()
-        );
+    let mut ready = Vec::new();
+    for (case, script) in cases.into_iter().zip(scripts) {
+        let (input, input_note) = fetch_input(&root, &case)?;
+        if !oracle_accepts(&case, &script, &input)? {
+            bail!(
+                "case {}: the oracle does not find the original input {} interesting",
+                case.id,
+                input.display()
+            );
+        }
+        if passes_check(&case, &input)? == Some(false) {
+            bail!(
+                "case {}: the original input {} already fails the check of the outputs",
+                case.id,
+                input.display()
+            );
+        }
+        ready.push(Ready {
+            case,
+            script,
+            input,
+            input_note,
+        });
     }
 
     let now = SystemTime::now()
@@ -86,18 +131,9 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
         memory: read_proc("/proc/meminfo", report::mem_total),
         os: os_name(),
         whittle_commit: git_commit(&root),
-        xmllint,
+        tools,
         rustc: capture(command("rustc").arg("--version"))
             .unwrap_or_else(|e| format!("unknown ({e})")),
-        input: format!(
-            "`{INPUT_NAME}` ({} bytes) from {input_source}, `{DEB_PATH}`, kept in `{}`",
-            report::group_digits(std::fs::metadata(&input)?.len()),
-            input.strip_prefix(&root).unwrap_or(&input).display()
-        ),
-        oracle: format!(
-            "`{}` (exit 0 = interesting)",
-            test_command(Path::new("../shared").join(ORACLE_SCRIPT).as_path())
-        ),
         load_before: read_proc("/proc/loadavg", report::load_average),
         load_after: String::new(),
         max_foreign_rustc: 0,
@@ -110,64 +146,148 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
         .prefix("whittle-bench-")
         .tempdir()
         .context("cannot make a temporary directory")?;
-    let budget = Duration::from_secs_f64(args.budget_minutes.max(0.0) * 60.0);
-    let (plan, jobs): (&[(&str, &str)], &[usize]) = if args.quick {
-        (&QUICK, &[1])
-    } else {
-        (&FULL, &[1, 2])
+    let runner = Runner {
+        whittle: &whittle,
+        work: work.path(),
+        budget: Duration::from_secs_f64(args.budget_minutes.max(0.0) * 60.0),
     };
-
-    let mut rows = Vec::new();
-    let mut outputs = Vec::new();
-    for &(algorithm, lang) in plan {
-        let mut produced: Vec<Option<Vec<u8>>> = Vec::new();
-        let first = rows.len();
-        for &j in jobs {
-            env.max_foreign_rustc = env.max_foreign_rustc.max(foreign_rustc());
-            let (row, bytes) = reduce_once(
-                &whittle,
-                &oracle,
-                &input,
-                work.path(),
-                algorithm,
-                lang,
-                j,
-                budget,
-            )?;
-            eprintln!("{}", summary_line(&row));
-            produced.push(bytes);
-            rows.push(row);
-        }
-        if let [Some(a), Some(b)] = produced.as_slice() {
-            let same = a == b;
-            for r in &mut rows[first..] {
-                r.same_output_across_jobs = Some(same);
-            }
-        }
-        if let Some(Some(bytes)) = produced.first() {
-            outputs.push(Output {
-                label: format!("`{algorithm}` (`--lang {lang}`, `-j 1`)"),
-                bytes: bytes.clone(),
-            });
-        }
+    let mut sections = Vec::new();
+    for r in &ready {
+        eprintln!("case {}:", r.case.id);
+        sections.push(run_case(&runner, r, args.quick, &mut env)?);
     }
 
     let overhead = overhead_rows(&whittle, work.path(), args.repeat.max(1), &mut env)?;
     env.load_after = read_proc("/proc/loadavg", report::load_average);
     env.total_seconds = started.elapsed().as_secs_f64();
 
-    let doc = report::document(&env, &rows, &overhead, &outputs);
+    let doc = report::document(&env, &sections, &overhead);
     let out = root.join(&args.out);
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     std::fs::write(&out, doc + "\n").with_context(|| format!("cannot write {}", out.display()))?;
-    eprintln!("\nwrote {}", out.display());
-    let findings = report::findings(&rows, &overhead);
-    for f in &findings {
+    eprintln!(
+        "\nwrote {} ({} in all)",
+        out.display(),
+        report::duration(env.total_seconds)
+    );
+    for f in report::findings(&sections, &overhead) {
         eprintln!("finding: {f}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Runs a case's plan: every algorithm at every `-j`, one at a time.
+fn run_case(
+    runner: &Runner<'_>,
+    ready: &Ready,
+    quick: bool,
+    env: &mut Environment,
+) -> Result<CaseSection> {
+    let case = &ready.case;
+    let plan = case.plan(quick);
+    let mut rows: Vec<Row> = Vec::new();
+    let mut outputs = Vec::new();
+    for &(algorithm, lang) in plan.algorithms {
+        let mut produced: Vec<Option<Vec<u8>>> = Vec::new();
+        let first = rows.len();
+        for &j in plan.jobs {
+            env.max_foreign_rustc = env.max_foreign_rustc.max(foreign_rustc());
+            let (row, bytes) = reduce_once(runner, ready, algorithm, lang, j)?;
+            eprintln!("{}", summary_line(&row));
+            produced.push(bytes);
+            rows.push(row);
+        }
+        let same = same_outputs(&produced);
+        for r in &mut rows[first..] {
+            r.same_output_across_jobs = same;
+        }
+        for (k, (bytes, &j)) in produced.iter().zip(plan.jobs).enumerate() {
+            // The first -j always; the others only where they differ from it.
+            let shown = k == 0 || (same == Some(false) && bytes.as_ref() != produced[0].as_ref());
+            if let (true, Some(bytes)) = (shown, bytes) {
+                outputs.push(Output {
+                    label: format!("`{algorithm}` (`--lang {lang}`, `-j {j}`)"),
+                    bytes: bytes.clone(),
+                });
+            }
+        }
+    }
+    let shown_script = case.oracle.shown_path();
+    let mut oracle = format!(
+        "`{}` (exit 0 = interesting)",
+        case.oracle.test_command(&shown_script)
+    );
+    if !case.oracle.explain.is_empty() {
+        oracle.push_str(": ");
+        oracle.push_str(case.oracle.explain);
+    }
+    Ok(CaseSection {
+        id: case.id.to_string(),
+        about: case.about.to_string(),
+        input: ready.input_note.clone(),
+        oracle,
+        check: case.check.map(|c| {
+            format!(
+                "`{}` (exit 0 = {}), run by the benchmark on every output",
+                c.shown(),
+                c.name
+            )
+        }),
+        algorithms: case.formats_sentence(quick),
+        columns: Columns {
+            gate_rejections: case.gate_rejections_column,
+            check: case.check.map(|c| c.name.to_string()),
+        },
+        rows,
+        note: case.note.map(str::to_string),
+        outputs,
+    })
+}
+
+/// Whether the outputs of the `-j` values of one algorithm are byte-identical: `None` when fewer
+/// than two ran or one of them produced nothing.
+pub(crate) fn same_outputs(produced: &[Option<Vec<u8>>]) -> Option<bool> {
+    if produced.len() < 2 {
+        return None;
+    }
+    let all: Option<Vec<&Vec<u8>>> = produced.iter().map(Option::as_ref).collect();
+    let all = all?;
+    Some(all.windows(2).all(|w| w[0] == w[1]))
+}
+
+/// The version a tool reports (first line of stdout and stderr), and where it is on `PATH`.
+fn tool_version(tool: &Tool, case: &str) -> Result<String> {
+    let text = capture_any(command(tool.program).args(tool.version_args)).map_err(|_| {
+        anyhow::anyhow!(
+            "`{}` is needed by case {case} but does not run; install it with `{}`",
+            tool.program,
+            tool.install
+        )
+    })?;
+    let version = text.lines().next().unwrap_or("").trim().to_string();
+    Ok(match on_path(tool.program) {
+        Some(p) => format!("{version} (`{}`)", p.display()),
+        None => version,
+    })
+}
+
+/// The first `program` on `PATH`.
+fn on_path(program: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(program))
+        .find(|p| p.is_file())
+}
+
+/// The absolute path of a case's oracle script.
+fn oracle_script(oracle: &Oracle, root: &Path) -> Result<PathBuf> {
+    let shared = match oracle.script {
+        crate::cases::Script::Shared(_) => shared_dir(root)?,
+        crate::cases::Script::Repo(_) => PathBuf::new(),
+    };
+    Ok(oracle.script_path(&shared, root))
 }
 
 /// The shared folder: `$WHITTLE_SHARED`, else `../shared` beside the workspace.
@@ -207,26 +327,54 @@ fn build_release(root: &Path) -> Result<PathBuf> {
     Ok(bin)
 }
 
-/// Gets `iso_3166-2.xml` into `target/bench-inputs/xml/` as `get_inputs.sh` does, unless it is
-/// there already. Returns its path and where it came from.
-fn fetch_input(root: &Path) -> Result<(PathBuf, String)> {
-    let dir = root.join("target/bench-inputs/xml");
-    let file = dir.join(INPUT_NAME);
-    let source_note = dir.join(format!("{INPUT_NAME}.source"));
-    if file.is_file() {
-        let source = std::fs::read_to_string(&source_note)
-            .unwrap_or_else(|_| format!("Debian `{DEB_PACKAGE}`"));
-        return Ok((file, source.trim().to_string()));
+/// Gets a case's input into `target/bench-inputs/LANG/`. Returns its path and a description of
+/// it for the document.
+fn fetch_input(root: &Path, case: &Case) -> Result<(PathBuf, String)> {
+    let rel = case.input_path();
+    let file = root.join(&rel);
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    eprintln!("fetching {INPUT_NAME} from the Debian package {DEB_PACKAGE}…");
+    let (origin, verb) = match case.source {
+        Source::Debian { package, path } => (
+            format!("{}, `{path}`", fetch_debian(&file, package, path)?),
+            "kept in",
+        ),
+        Source::PythonStdlib { path } => (copy_from_stdlib(&file, path)?, "copied to"),
+    };
+    let size = std::fs::metadata(&file)
+        .with_context(|| format!("cannot read {}", file.display()))?
+        .len();
+    Ok((
+        file,
+        format!(
+            "`{}` ({} bytes) from {origin}, {verb} `{}`",
+            case.file_name,
+            report::group_digits(size),
+            rel.display()
+        ),
+    ))
+}
+
+/// Gets `path` out of the Debian `package` into `file` as `get_inputs.sh` does, unless it is
+/// there already. Returns where it came from ("Debian `package` VERSION").
+fn fetch_debian(file: &Path, package: &str, path: &str) -> Result<String> {
+    let dir = file.parent().unwrap_or(Path::new("."));
+    let name = file.file_name().unwrap_or_default().to_string_lossy();
+    let source_note = dir.join(format!("{name}.source"));
+    if file.is_file() {
+        let source =
+            std::fs::read_to_string(&source_note).unwrap_or_else(|_| format!("Debian `{package}`"));
+        return Ok(source.trim().to_string());
+    }
+    eprintln!("fetching {name} from the Debian package {package}…");
     let tmp = tempfile::Builder::new()
         .prefix("fetch-")
-        .tempdir_in(&dir)
+        .tempdir_in(dir)
         .context("cannot make a temporary directory")?;
     let download = || {
         command("apt-get")
-            .args(["download", "-qq", DEB_PACKAGE])
+            .args(["download", "-qq", package])
             .current_dir(tmp.path())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -240,7 +388,7 @@ fn fetch_input(root: &Path) -> Result<(PathBuf, String)> {
             .stdout(Stdio::null())
             .status();
         if !download() {
-            bail!("`apt-get download {DEB_PACKAGE}` failed, also after `apt-get update`");
+            bail!("`apt-get download {package}` failed, also after `apt-get update`");
         }
     }
     let deb = std::fs::read_dir(tmp.path())?
@@ -251,33 +399,74 @@ fn fetch_input(root: &Path) -> Result<(PathBuf, String)> {
         .unwrap_or_else(|_| "unknown version".into());
     let extracted = tmp.path().join("d");
     capture(command("dpkg").arg("-x").arg(&deb).arg(&extracted))?;
-    std::fs::copy(extracted.join(DEB_PATH), &file)
-        .with_context(|| format!("{DEB_PATH} is not in {}", deb.display()))?;
-    let source = format!("Debian `{DEB_PACKAGE}` {version}");
+    std::fs::copy(extracted.join(path), file)
+        .with_context(|| format!("{path} is not in {}", deb.display()))?;
+    let source = format!("Debian `{package}` {version}");
     std::fs::write(&source_note, format!("{source}\n"))?;
-    Ok((file, source))
+    Ok(source)
 }
 
-/// The `--test` command for `oracle`.
-fn test_command(oracle: &Path) -> String {
-    format!(
-        "{} {{}} {}",
-        report::shell_quote(&oracle.to_string_lossy()),
-        report::shell_quote(ORACLE_REGEX)
-    )
+/// Copies `path` of the local `python3`'s standard library to `file`, afresh every run (so the
+/// input is always that of the Python the oracle runs). Returns where it came from.
+fn copy_from_stdlib(file: &Path, path: &str) -> Result<String> {
+    let answer = capture(command("python3").args([
+        "-c",
+        "import sys, sysconfig; print(sysconfig.get_paths()['stdlib']); \
+         print(sys.version.split()[0])",
+    ]))
+    .context("cannot ask python3 where its standard library is")?;
+    let mut lines = answer.lines();
+    let stdlib = PathBuf::from(lines.next().unwrap_or("").trim());
+    let version = lines.next().unwrap_or("unknown").trim().to_string();
+    let from = stdlib.join(path);
+    std::fs::copy(&from, file).with_context(|| {
+        format!(
+            "cannot copy {} (Debian's python3 keeps `test/` in the package \
+             libpython3.X-testsuite)",
+            from.display()
+        )
+    })?;
+    Ok(format!(
+        "the standard library of the local `python3` (Python {version}), `{}`",
+        from.display()
+    ))
 }
 
-/// Runs the oracle on `file` directly: exit 0 means still interesting.
-fn oracle_accepts(oracle: &Path, file: &Path) -> Result<bool> {
-    let status = command(oracle)
-        .arg(file)
-        .arg(ORACLE_REGEX)
+/// Runs a case's oracle on `file` directly, as whittle does: on a copy under the input's name
+/// in a fresh directory, which is also the working directory. Exit 0 means still interesting.
+fn oracle_accepts(case: &Case, script: &Path, file: &Path) -> Result<bool> {
+    let dir = tempfile::Builder::new()
+        .prefix("whittle-bench-check-")
+        .tempdir()
+        .context("cannot make a temporary directory")?;
+    let copy = dir.path().join(case.file_name);
+    std::fs::copy(file, &copy).with_context(|| format!("cannot copy {}", file.display()))?;
+    let status = command(script)
+        .arg(&copy)
+        .args(case.oracle.args)
+        .current_dir(dir.path())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
-        .with_context(|| format!("cannot run {}", oracle.display()))?;
+        .with_context(|| format!("cannot run {}", script.display()))?;
     Ok(status.success())
+}
+
+/// Runs a case's extra check on `file`: `None` if the case has none.
+fn passes_check(case: &Case, file: &Path) -> Result<Option<bool>> {
+    let Some(check) = case.check else {
+        return Ok(None);
+    };
+    let status = command(check.program)
+        .args(check.args)
+        .arg(file)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .with_context(|| format!("cannot run {}", check.program))?;
+    Ok(Some(status.success()))
 }
 
 /// How one run of whittle ended.
@@ -339,31 +528,28 @@ fn stderr_tail(stderr: &str) -> String {
     lines[lines.len().saturating_sub(3)..].join(" / ")
 }
 
-/// Reduces the input once; returns the row and the output bytes.
-#[allow(
-    clippy::too_many_arguments,
-    reason = "one call site, every argument distinct"
-)]
+/// Reduces a case's input once; returns the row and the output bytes.
 fn reduce_once(
-    whittle: &Path,
-    oracle: &Path,
-    input: &Path,
-    work: &Path,
+    runner: &Runner<'_>,
+    ready: &Ready,
     algorithm: &str,
     lang: &str,
     jobs: usize,
-    budget: Duration,
 ) -> Result<(Row, Option<Vec<u8>>)> {
+    let case = &ready.case;
     let tag = algorithm.replace('*', "star").replace('+', "plus");
-    let dir = work.join(format!("{tag}-j{jobs}"));
+    let dir = runner
+        .work
+        .join(case.id)
+        .join(format!("{tag}-{lang}-j{jobs}"));
     std::fs::create_dir_all(&dir)?;
-    let out = dir.join(format!("out-{INPUT_NAME}"));
+    let out = dir.join(format!("out-{}", case.file_name));
     let json = dir.join("report.json");
     let args: Vec<OsString> = vec![
         "reduce".into(),
-        input.into(),
+        ready.input.clone().into(),
         "--test".into(),
-        test_command(oracle).into(),
+        case.oracle.test_command(&ready.script).into(),
         "-o".into(),
         out.clone().into(),
         "--lang".into(),
@@ -377,13 +563,15 @@ fn reduce_once(
         "-q".into(),
     ];
     eprintln!("reducing with {algorithm} --lang {lang} -j {jobs}…");
-    let finished = run_whittle(whittle, &args, &dir, budget)?;
+    let finished = run_whittle(runner.whittle, &args, &dir, runner.budget)?;
     let mut row = Row {
-        case: CASE.to_string(),
+        case: case.id.to_string(),
         algorithm: algorithm.to_string(),
         lang: lang.to_string(),
         jobs,
-        budget_minutes_hit: finished.budget_hit.then(|| budget.as_secs_f64() / 60.0),
+        budget_minutes_hit: finished
+            .budget_hit
+            .then(|| runner.budget.as_secs_f64() / 60.0),
         ..Row::default()
     };
     let interrupted_ok = finished.budget_hit && finished.exit == Some(130);
@@ -402,7 +590,8 @@ fn reduce_once(
     }
     let bytes = std::fs::read(&out).ok();
     if bytes.is_some() {
-        row.still_interesting = Some(oracle_accepts(oracle, &out)?);
+        row.still_interesting = Some(oracle_accepts(case, &ready.script, &out)?);
+        row.check = passes_check(case, &out)?;
     }
     Ok((row, bytes))
 }
@@ -411,12 +600,18 @@ fn summary_line(r: &Row) -> String {
     match (&r.report, &r.failure) {
         (_, Some(why)) => format!("  failed: {why}"),
         (Some(rep), None) => format!(
-            "  {} → {} bytes, {} oracle calls, {:.2} s, still interesting: {}",
+            "  {} → {} bytes, {} oracle calls, {} gate rejections, {:.2} s, still interesting: \
+             {}{}",
             rep.bytes_before,
             rep.bytes_after,
             rep.oracle_calls,
+            rep.gate_rejections,
             rep.wall_seconds,
-            report::yes_no(r.still_interesting)
+            report::yes_no(r.still_interesting),
+            r.check.map_or(String::new(), |c| format!(
+                ", check: {}",
+                report::yes_no(Some(c))
+            ))
         ),
         (None, None) => "  finished, but wrote no report".to_string(),
     }

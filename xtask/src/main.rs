@@ -1,12 +1,18 @@
 //! Automation for whittle, run as `cargo xtask …`:
 //!
-//! - `cargo xtask bench [--quick] [--out docs/benchmarks.md]` builds the release binary, reduces
-//!   the real case `xml-iso-entity` (see `../shared/guide/cases.md`) with every algorithm, measures
-//!   whittle's own overhead on tiny inputs, and writes the whole of `docs/benchmarks.md`;
+//! - `cargo xtask bench [--quick] [--case ID]... [--out docs/benchmarks.md]` builds the release
+//!   binary, reduces the real cases of `cases.rs` (from `../shared/guide/cases.md`) with their
+//!   algorithms at `-j 1` and `-j 2`, measures whittle's own overhead on tiny inputs, and writes
+//!   the whole of `docs/benchmarks.md`;
 //! - `cargo xtask xml-roundtrip [DIR...]` parses every XML file under the directories with
-//!   `whittle_xml::Xml`, renders it unedited and counts byte-exact round trips and gate passes.
+//!   `whittle_xml::Xml`, renders it unedited and counts byte-exact round trips and gate passes;
+//! - `cargo xtask corpora [--only python|xml|pdf]` fetches the pinned corpora, relearns the
+//!   shipped rules `corpora/*.rules.json` and writes `corpora/manifest.json` and
+//!   `docs/learning-curve.svg`.
 
 mod bench;
+mod cases;
+mod corpora;
 mod report;
 mod roundtrip;
 
@@ -28,6 +34,8 @@ enum Task {
     Bench(bench::BenchArgs),
     /// Parse and re-render every XML file under DIR (default /usr/share) and count exact round trips.
     XmlRoundtrip(roundtrip::RoundtripArgs),
+    /// Fetch the pinned corpora and relearn the shipped rules in corpora/.
+    Corpora(corpora::CorporaArgs),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +43,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Task::Bench(args) => bench::run(&args),
         Task::XmlRoundtrip(args) => roundtrip::run(&args),
+        Task::Corpora(args) => corpora::run(&args),
     };
     match result {
         Ok(code) => code,
@@ -46,11 +55,11 @@ fn main() -> ExitCode {
 }
 
 /// The one place xtask builds a [`Command`]: it is a developer tool that runs cargo, apt-get,
-/// dpkg, xmllint and the whittle binary, which the workspace-wide `disallowed_methods` lint
-/// (meant for the library crates) otherwise forbids.
+/// dpkg, the benchmark's oracles and checks and the whittle binary, which the workspace-wide
+/// `disallowed_methods` lint (meant for the library crates) otherwise forbids.
 #[allow(
     clippy::disallowed_methods,
-    reason = "xtask is a build tool: it must start cargo, apt-get, dpkg, xmllint and whittle"
+    reason = "xtask is a build tool: it must start cargo, apt-get, dpkg, oracles and whittle"
 )]
 fn command(program: impl AsRef<std::ffi::OsStr>) -> Command {
     Command::new(program)

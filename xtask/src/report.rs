@@ -28,6 +28,10 @@ pub(crate) struct Report {
     pub(crate) timeouts: u64,
     #[serde(default)]
     pub(crate) oracle_seconds: f64,
+    /// Wall-clock seconds during which at least one test ran; `outside_oracle_seconds` is the
+    /// wall time minus this (`None` from versions of the CLI before the key existed).
+    #[serde(default)]
+    pub(crate) oracle_busy_seconds: Option<f64>,
     #[serde(default)]
     pub(crate) interrupted: bool,
     #[serde(default)]
@@ -44,6 +48,29 @@ impl Report {
     pub(crate) fn outside_share_percent(&self) -> Option<f64> {
         (self.wall_seconds > 0.0)
             .then(|| 100.0 * (self.outside_oracle_seconds / self.wall_seconds).clamp(0.0, 1.0))
+    }
+
+    /// Whether the timings contradict each other: `outside_oracle_seconds` should be
+    /// `wall_seconds - oracle_busy_seconds`, and no test can be busy longer than the run lasted.
+    /// Returns what is wrong, if anything.
+    pub(crate) fn timing_inconsistency(&self) -> Option<String> {
+        let busy = self.oracle_busy_seconds?;
+        // The report rounds nothing, but allow for float noise.
+        let slack = 1e-6 + 1e-9 * self.wall_seconds;
+        if busy > self.wall_seconds + slack {
+            return Some(format!(
+                "`oracle_busy_seconds` ({busy:.3}) exceeds `wall_seconds` ({:.3})",
+                self.wall_seconds
+            ));
+        }
+        let expected = (self.wall_seconds - busy).max(0.0);
+        ((self.outside_oracle_seconds - expected).abs() > slack).then(|| {
+            format!(
+                "`outside_oracle_seconds` ({:.3}) is not `wall_seconds` − `oracle_busy_seconds` \
+                 ({:.3} − {busy:.3})",
+                self.outside_oracle_seconds, self.wall_seconds
+            )
+        })
     }
 }
 
@@ -64,6 +91,9 @@ pub(crate) struct Row {
     pub(crate) still_interesting: Option<bool>,
     /// Whether `-j 1` and `-j 2` gave byte-identical outputs (`None`: not both run).
     pub(crate) same_output_across_jobs: Option<bool>,
+    /// Whether the output passes the case's extra check, such as "valid Python" (`None`: the
+    /// case has none, or there is no output).
+    pub(crate) check: Option<bool>,
 }
 
 /// One overhead measurement: a tiny input, a trivial test, several runs of the whole process.
@@ -163,29 +193,59 @@ pub(crate) fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace(['\n', '\r'], " ")
 }
 
-/// The benchmark table, one line per reduction.
-pub(crate) fn reductions_table(rows: &[Row]) -> String {
-    let mut out = String::from(
-        "| case | algorithm | lang | -j | bytes before → after (%) | nodes before → after (%) \
-         | oracle calls | cache hits | wall s | share of wall time outside the oracle \
-         | still interesting | same output for -j 1 and -j 2 |\n\
-         |---|---|---|--:|--:|--:|--:|--:|--:|--:|:-:|:-:|\n",
-    );
+/// The optional columns of a case's table.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Columns {
+    /// A *gate rejections* column, after *cache hits*.
+    pub(crate) gate_rejections: bool,
+    /// A column with the result of the case's extra check, after *still interesting*; its header.
+    pub(crate) check: Option<String>,
+}
+
+/// A case's table, one line per reduction.
+pub(crate) fn reductions_table(rows: &[Row], columns: &Columns) -> String {
+    let mut header = vec![
+        "case",
+        "algorithm",
+        "lang",
+        "-j",
+        "bytes before → after (%)",
+        "nodes before → after (%)",
+        "oracle calls",
+        "cache hits",
+    ];
+    let mut align = vec!["---", "---", "---", "--:", "--:", "--:", "--:", "--:"];
+    if columns.gate_rejections {
+        header.push("gate rejections");
+        align.push("--:");
+    }
+    header.extend([
+        "wall s",
+        "share of wall time outside the oracle",
+        "still interesting",
+    ]);
+    align.extend(["--:", "--:", ":-:"]);
+    if let Some(name) = &columns.check {
+        header.push(name);
+        align.push(":-:");
+    }
+    header.push("same output for -j 1 and -j 2");
+    align.push(":-:");
+    let mut out = format!("| {} |\n|{}|\n", header.join(" | "), align.join("|"));
     for r in rows {
-        let (bytes, nodes, calls, hits, wall, outside) = match &r.report {
+        let dash = || "—".to_string();
+        let (bytes, nodes, calls, hits, gate, wall, outside) = match &r.report {
             Some(rep) => (
                 before_after(rep.bytes_before, rep.bytes_after),
                 before_after(rep.nodes_before, rep.nodes_after),
                 group_digits(rep.oracle_calls),
                 group_digits(rep.cache_hits),
+                group_digits(rep.gate_rejections),
                 format!("{:.2}", rep.wall_seconds),
                 rep.outside_share_percent()
-                    .map_or("—".to_string(), |p| format!("{p:.1} %")),
+                    .map_or_else(dash, |p| format!("{p:.1} %")),
             ),
-            None => {
-                let dash = || "—".to_string();
-                (dash(), dash(), dash(), dash(), dash(), dash())
-            }
+            None => (dash(), dash(), dash(), dash(), dash(), dash(), dash()),
         };
         let mut wall = wall;
         if let Some(minutes) = r.budget_minutes_hit {
@@ -197,16 +257,25 @@ pub(crate) fn reductions_table(rows: &[Row]) -> String {
             Some(why) => format!("**failed**: {}", cell(why)),
             None => bytes,
         };
-        let _ = writeln!(
-            out,
-            "| {} | `{}` | {} | {} | {bytes} | {nodes} | {calls} | {hits} | {wall} | {outside} | {} | {} |",
+        let mut line = vec![
             cell(&r.case),
-            r.algorithm,
-            r.lang,
-            r.jobs,
-            yes_no(r.still_interesting),
-            yes_no(r.same_output_across_jobs),
-        );
+            format!("`{}`", r.algorithm),
+            r.lang.clone(),
+            r.jobs.to_string(),
+            bytes,
+            nodes,
+            calls,
+            hits,
+        ];
+        if columns.gate_rejections {
+            line.push(gate);
+        }
+        line.extend([wall, outside, yes_no(r.still_interesting).to_string()]);
+        if columns.check.is_some() {
+            line.push(yes_no(r.check).to_string());
+        }
+        line.push(yes_no(r.same_output_across_jobs).to_string());
+        let _ = writeln!(out, "| {} |", line.join(" | "));
     }
     out
 }
@@ -276,10 +345,9 @@ pub(crate) struct Environment {
     pub(crate) memory: String,
     pub(crate) os: String,
     pub(crate) whittle_commit: String,
-    pub(crate) xmllint: String,
+    /// The version of each tool the cases need: (command asked, its answer).
+    pub(crate) tools: Vec<(String, String)>,
     pub(crate) rustc: String,
-    pub(crate) input: String,
-    pub(crate) oracle: String,
     pub(crate) load_before: String,
     pub(crate) load_after: String,
     /// The most `rustc` processes of others seen running at the start of any measured run.
@@ -290,11 +358,32 @@ pub(crate) struct Environment {
     pub(crate) total_seconds: f64,
 }
 
-/// A reduced output, shown at the end of the document.
+/// A reduced output, shown in its case's section.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Output {
     pub(crate) label: String,
     pub(crate) bytes: Vec<u8>,
+}
+
+/// What the document shows of one case: its description, its table and its outputs.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct CaseSection {
+    pub(crate) id: String,
+    /// What the case is about (markdown).
+    pub(crate) about: String,
+    /// The input: its name, size, origin and where it is kept (markdown).
+    pub(crate) input: String,
+    /// The oracle command and what it does (markdown).
+    pub(crate) oracle: String,
+    /// The extra check of every output and what it means (markdown), if the case has one.
+    pub(crate) check: Option<String>,
+    /// Which algorithm ran on which format and at which `-j` (markdown).
+    pub(crate) algorithms: String,
+    pub(crate) columns: Columns,
+    pub(crate) rows: Vec<Row>,
+    /// A line under the table (markdown), such as other reducers' figures.
+    pub(crate) note: Option<String>,
+    pub(crate) outputs: Vec<Output>,
 }
 
 /// The largest output shown whole; longer ones are cut.
@@ -313,30 +402,43 @@ pub(crate) fn fenced(bytes: &[u8]) -> String {
     format!("{fence}\n{}\n{fence}\n", text.trim_end_matches('\n'))
 }
 
-/// Problems worth a bug report, found in the rows: outputs the oracle rejects, outputs that
-/// depend on `-j`, failed and interrupted runs, overhead runs with an unexpected exit status.
-pub(crate) fn findings(rows: &[Row], overhead: &[OverheadRow]) -> Vec<String> {
+/// Problems worth a bug report, found in the rows: outputs the oracle rejects or that fail the
+/// case's check, outputs that depend on `-j`, failed and interrupted runs, reports whose timings
+/// contradict each other, overhead runs with an unexpected exit status.
+pub(crate) fn findings(cases: &[CaseSection], overhead: &[OverheadRow]) -> Vec<String> {
     let mut out = Vec::new();
-    for r in rows {
-        let what = format!("`{}` (`--lang {}`, `-j {}`)", r.algorithm, r.lang, r.jobs);
-        if let Some(why) = &r.failure {
-            out.push(format!("{what} failed: {}", cell(why)));
-        }
-        if let Some(m) = r.budget_minutes_hit {
-            out.push(format!(
-                "{what} took longer than the {m} min budget and was interrupted"
-            ));
-        }
-        if r.still_interesting == Some(false) {
-            out.push(format!(
-                "{what}: the output is no longer interesting to the oracle"
-            ));
-        }
-        if r.same_output_across_jobs == Some(false) && r.jobs == 1 {
-            out.push(format!(
-                "`{}` (`--lang {}`): `-j 1` and `-j 2` give different outputs",
-                r.algorithm, r.lang
-            ));
+    for case in cases {
+        for r in &case.rows {
+            let what = format!(
+                "{}: `{}` (`--lang {}`, `-j {}`)",
+                case.id, r.algorithm, r.lang, r.jobs
+            );
+            if let Some(why) = &r.failure {
+                out.push(format!("{what} failed: {}", cell(why)));
+            }
+            if let Some(m) = r.budget_minutes_hit {
+                out.push(format!(
+                    "{what} took longer than the {m} min budget and was interrupted"
+                ));
+            }
+            if r.still_interesting == Some(false) {
+                out.push(format!(
+                    "{what}: the output is no longer interesting to the oracle"
+                ));
+            }
+            if r.check == Some(false) {
+                let name = case.columns.check.as_deref().unwrap_or("the case's check");
+                out.push(format!("{what}: the output fails the check “{name}”"));
+            }
+            if let Some(why) = r.report.as_ref().and_then(Report::timing_inconsistency) {
+                out.push(format!("{what}: the report's timings disagree: {why}"));
+            }
+            if r.same_output_across_jobs == Some(false) && r.jobs == 1 {
+                out.push(format!(
+                    "{}: `{}` (`--lang {}`): `-j 1` and `-j 2` give different outputs",
+                    case.id, r.algorithm, r.lang
+                ));
+            }
         }
     }
     for o in overhead {
@@ -362,12 +464,69 @@ pub(crate) fn findings(rows: &[Row], overhead: &[OverheadRow]) -> Vec<String> {
     out
 }
 
+/// A duration for people: `15 s`, `4 min 05 s`, `1 h 02 min`.
+pub(crate) fn duration(seconds: f64) -> String {
+    let s = seconds.max(0.0).round() as u64;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min {:02} s", s / 60, s % 60),
+        _ => format!("{} h {:02} min", s / 3600, s % 3600 / 60),
+    }
+}
+
+/// The sentence on noise: how many builds of others were seen, if any.
+fn noise_sentence(max_foreign_rustc: usize) -> String {
+    if max_foreign_rustc > 0 {
+        format!(
+            "**Timings may be noisy**: up to {} `rustc` process{} of other work (another engineer \
+             compiling) {} running at the start of a measured run.",
+            max_foreign_rustc,
+            if max_foreign_rustc == 1 { "" } else { "es" },
+            if max_foreign_rustc == 1 {
+                "was"
+            } else {
+                "were"
+            }
+        )
+    } else {
+        "No `rustc` process of other work was running at the start of any measured run, but \
+         other engineers share this machine, so timings may still be noisy."
+            .to_string()
+    }
+}
+
+/// One case's section: what it is, its table, its outputs.
+fn case_section(d: &mut String, case: &CaseSection) {
+    let _ = writeln!(d, "## Case `{}`\n", case.id);
+    if !case.about.is_empty() {
+        let _ = writeln!(d, "{}\n", case.about);
+    }
+    let _ = writeln!(d, "- Input: {}", case.input);
+    let _ = writeln!(d, "- Oracle: {}", case.oracle);
+    if let Some(check) = &case.check {
+        let _ = writeln!(d, "- Check of every output: {check}");
+    }
+    let _ = writeln!(d, "- {}\n", case.algorithms);
+    d.push_str(&reductions_table(&case.rows, &case.columns));
+    d.push('\n');
+    if let Some(note) = &case.note {
+        let _ = writeln!(d, "{note}\n");
+    }
+    if !case.outputs.is_empty() {
+        let _ = writeln!(d, "### Outputs of `{}`\n", case.id);
+        for o in &case.outputs {
+            let _ = writeln!(d, "{} ({} bytes):\n", o.label, o.bytes.len());
+            d.push_str(&fenced(&o.bytes));
+            d.push('\n');
+        }
+    }
+}
+
 /// The whole of `docs/benchmarks.md`.
 pub(crate) fn document(
     env: &Environment,
-    rows: &[Row],
+    cases: &[CaseSection],
     overhead: &[OverheadRow],
-    outputs: &[Output],
 ) -> String {
     let mut d = String::new();
     let _ = writeln!(d, "# Benchmarks\n");
@@ -375,15 +534,41 @@ pub(crate) fn document(
         d,
         "<!-- Generated by `cargo xtask bench` (xtask/src/bench.rs); do not edit by hand. -->\n"
     );
+    let ids: Vec<String> = cases.iter().map(|c| format!("`{}`", c.id)).collect();
     let _ = writeln!(
         d,
         "This file is written entirely by `cargo xtask bench`: do not edit it, rerun the command \
-         (`--quick` for the short version). The cases come from `../shared/guide/cases.md`.\n"
+         (`--quick` for the short version). The cases come from `../shared/guide/cases.md`{}; \
+         they are listed in `xtask/src/cases.rs`.\n",
+        if ids.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", crate::cases::join_words(&ids))
+        }
+    );
+    let seen = match env.max_foreign_rustc {
+        0 => "none was seen at the start of any measured run, but other engineers share this \
+              machine."
+            .to_string(),
+        1 => "a `rustc` process of other work was running at the start of a measured run."
+            .to_string(),
+        n => format!(
+            "up to {n} `rustc` processes of other work were running at the start of a measured \
+             run."
+        ),
+    };
+    let _ = writeln!(
+        d,
+        "The whole run took {} ({}, build and input fetching included). Timings may be noisy \
+         if other builds ran on this machine meanwhile: {seen}\n",
+        duration(env.total_seconds),
+        env.date,
     );
     if env.quick {
         let _ = writeln!(
             d,
-            "**Quick run**: only `hdd*` and `gtr*` at `-j 1`, plus the overhead rows.\n"
+            "**Quick run**: only the quick plan of each case (named in its section), plus the \
+             overhead rows.\n"
         );
     }
     let _ = writeln!(d, "## Where and how\n");
@@ -399,51 +584,41 @@ pub(crate) fn document(
         env.cpu, env.nproc, env.memory, env.os
     );
     let _ = writeln!(d, "- whittle: git {}", env.whittle_commit);
-    let _ = writeln!(d, "- `xmllint --version`: {}", env.xmllint);
+    for (asked, answer) in &env.tools {
+        let _ = writeln!(d, "- `{asked}`: {answer}");
+    }
     let _ = writeln!(d, "- rustc: {}", env.rustc);
-    let _ = writeln!(d, "- Input: {}", env.input);
-    let _ = writeln!(d, "- Oracle: {}", env.oracle);
     let _ = writeln!(
         d,
         "- Load average (1, 5, 15 min) before: {}; after: {}",
         env.load_before, env.load_after
     );
-    let noisy = if env.max_foreign_rustc > 0 {
-        format!(
-            "**Timings may be noisy**: up to {} `rustc` process{} of other work (another engineer \
-             compiling) {} running at the start of a measured run.",
-            env.max_foreign_rustc,
-            if env.max_foreign_rustc == 1 { "" } else { "es" },
-            if env.max_foreign_rustc == 1 {
-                "was"
-            } else {
-                "were"
-            }
-        )
-    } else {
-        "No `rustc` process of other work was running at the start of any measured run, but \
-         other engineers share this machine, so timings may still be noisy."
-            .to_string()
-    };
     let _ = writeln!(
         d,
-        "- Noise: each reduction ran once, one at a time. {noisy}\n"
+        "- Noise: each reduction ran once, one at a time. {}\n",
+        noise_sentence(env.max_foreign_rustc)
     );
 
-    let _ = writeln!(d, "## Reductions\n");
+    let _ = writeln!(d, "## How the reductions run\n");
     let _ = writeln!(
         d,
-        "`ddmin` works on lines (`--lang lines`), the others on the XML tree (`--lang xml`). \
-         Every run has `--report` and a budget of {} min; its output goes to a temporary directory. \
-         *Wall s* and *outside the oracle* are whittle's own report (`wall_seconds`, \
-         `outside_oracle_seconds`; for `-j 2` whittle counts the oracle time divided by the jobs, \
-         so the share is an estimate). *Still interesting* is the oracle run again by the \
-         benchmark on the output; *same output* compares the `-j 1` and `-j 2` outputs byte for \
-         byte. Node counts are those of the format in use (lines for `ddmin`).\n",
+        "Each case has its own section below: its input, its oracle, its table and the outputs \
+         of the `-j 1` runs (and of `-j 2` where it differs). Every run has `--report` and a \
+         budget of {} min; its output goes to a temporary directory. *Wall s* and *outside the \
+         oracle* are whittle's own report: `wall_seconds`, and `outside_oracle_seconds` over it, \
+         where `outside_oracle_seconds` is the wall time minus `oracle_busy_seconds`, the wall \
+         time during which at least one test was running (so for `-j 2` too it is time when no \
+         test ran at all). *Gate rejections* are the candidates whittle's own parser refused \
+         before any test. *Still interesting* is the oracle run again by the benchmark on the \
+         output, in a fresh directory under the input's name; a case's extra check (such as \
+         *valid Python*) is run by the benchmark too. *Same output* compares the outputs of \
+         every `-j` byte for byte. Node counts are those of the format in use (lines for \
+         `--lang lines`).\n",
         env.budget_minutes
     );
-    d.push_str(&reductions_table(rows));
-    d.push('\n');
+    for case in cases {
+        case_section(&mut d, case);
+    }
 
     let _ = writeln!(d, "## Overhead\n");
     let _ = writeln!(
@@ -460,27 +635,18 @@ pub(crate) fn document(
     d.push('\n');
 
     let _ = writeln!(d, "## Findings\n");
-    let found = findings(rows, overhead);
+    let found = findings(cases, overhead);
     if found.is_empty() {
         let _ = writeln!(
             d,
-            "None: every output is still interesting, every run finished within its budget, \
-             and `-j 1` and `-j 2` agree wherever both ran.\n"
+            "None: every output is still interesting and passes its case's check, every run \
+             finished within its budget, and `-j 1` and `-j 2` agree wherever both ran.\n"
         );
     } else {
         for f in &found {
             let _ = writeln!(d, "- {f}");
         }
         d.push('\n');
-    }
-
-    if !outputs.is_empty() {
-        let _ = writeln!(d, "## Outputs\n");
-        for o in outputs {
-            let _ = writeln!(d, "{} ({} bytes):\n", o.label, o.bytes.len());
-            d.push_str(&fenced(&o.bytes));
-            d.push('\n');
-        }
     }
     while d.ends_with("\n\n") {
         d.pop();

@@ -1,10 +1,12 @@
+use crate::bench::{same_outputs, select_cases};
+use crate::cases::{CASES, Case, LINES, Script, Source, join_words};
 use crate::report::{
-    self, Environment, Output, OverheadRow, Report, Row, before_after, catalogue, cpu_model,
-    fenced, findings, group_digits, load_average, median, mem_total, overhead_table, percent,
-    reductions_table, shell_quote, utc_date, yes_no,
+    self, CaseSection, Columns, Environment, Output, OverheadRow, Report, Row, before_after,
+    catalogue, cpu_model, duration, fenced, findings, group_digits, load_average, median,
+    mem_total, overhead_table, percent, reductions_table, shell_quote, utc_date, yes_no,
 };
 use crate::roundtrip::{self, Outcome, Tally, first_difference, wanted};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A report as whittle-cli writes it (keys it has and the benchmark ignores included).
 const REPORT_JSON: &str = r#"{
@@ -34,7 +36,8 @@ const REPORT_JSON: &str = r#"{
   "timeouts": 0,
   "cancelled": 0,
   "improvements": 22,
-  "oracle_seconds": 0.75
+  "oracle_seconds": 0.75,
+  "oracle_busy_seconds": 0.375
 }"#;
 
 fn sample_report() -> Report {
@@ -55,7 +58,40 @@ fn report_json_is_read_into_the_row_fields() {
     assert!(!r.interrupted);
     assert_eq!(r.gate.as_deref(), Some("switched off (the input fails it)"));
     assert_eq!(r.oracle_seconds, 0.75);
+    assert_eq!(r.oracle_busy_seconds, Some(0.375));
     assert_eq!(r.outside_share_percent(), Some(25.0));
+    assert_eq!(r.timing_inconsistency(), None);
+}
+
+#[test]
+fn report_timings_that_contradict_each_other_are_caught() {
+    // Older reports have no `oracle_busy_seconds`: nothing to compare.
+    let old = Report {
+        oracle_busy_seconds: None,
+        ..sample_report()
+    };
+    assert_eq!(old.timing_inconsistency(), None);
+    // wall 0.5, busy 0.375, but outside 0.3 instead of 0.125.
+    let wrong = Report {
+        outside_oracle_seconds: 0.3,
+        ..sample_report()
+    };
+    let why = wrong.timing_inconsistency().unwrap();
+    assert!(why.contains("`outside_oracle_seconds` (0.300)"), "{why}");
+    let busier = Report {
+        oracle_busy_seconds: Some(0.9),
+        outside_oracle_seconds: 0.0,
+        ..sample_report()
+    };
+    assert!(busier.timing_inconsistency().unwrap().contains("exceeds"));
+    // Busy all the time: nothing outside, which is consistent.
+    let all_busy = Report {
+        oracle_busy_seconds: Some(0.5),
+        outside_oracle_seconds: 0.0,
+        ..sample_report()
+    };
+    assert_eq!(all_busy.timing_inconsistency(), None);
+    assert_eq!(all_busy.outside_share_percent(), Some(0.0));
 }
 
 #[test]
@@ -67,6 +103,7 @@ fn report_json_with_only_the_required_keys_defaults_the_rest() {
     .unwrap();
     assert_eq!(r.candidates, 0);
     assert_eq!(r.gate, None);
+    assert_eq!(r.oracle_busy_seconds, None);
     // The share is clamped: whittle's estimate for -j > 1 can exceed the wall time.
     assert_eq!(r.outside_share_percent(), Some(100.0));
 }
@@ -139,7 +176,7 @@ fn reductions_table_has_one_line_per_row_and_the_right_cells() {
     failed.failure = Some("exit 101 after 1.0 s: panicked at a|b".into());
     failed.still_interesting = None;
     failed.same_output_across_jobs = Some(false);
-    let table = reductions_table(&[row("hdd*", 1), failed]);
+    let table = reductions_table(&[row("hdd*", 1), failed], &Columns::default());
     let lines: Vec<&str> = table.lines().collect();
     assert_eq!(lines.len(), 4, "{table}");
     let header = cells(lines[0]);
@@ -177,7 +214,7 @@ fn reductions_table_has_one_line_per_row_and_the_right_cells() {
 fn an_interrupted_run_is_marked_in_the_wall_cell() {
     let mut r = row("ddmin", 1);
     r.budget_minutes_hit = Some(15.0);
-    let table = reductions_table(&[r]);
+    let table = reductions_table(&[r], &Columns::default());
     let line = table.lines().nth(2).unwrap();
     assert!(
         cells(line)[8].contains("interrupted") && cells(line)[8].contains("15 min"),
@@ -222,9 +259,113 @@ fn overhead_table_shows_median_range_and_exit_status() {
     assert_eq!(c[6], "**0, 2, signal** (2)");
 }
 
+/// A section of the XML case holding `rows`.
+fn xml_section(rows: Vec<Row>) -> CaseSection {
+    CaseSection {
+        id: "xml-iso-entity".into(),
+        about: "Not well-formed XML.".into(),
+        input: "`iso_3166-2.xml` (334 692 bytes)".into(),
+        oracle: "`xml_xmllint_error.sh {} 'x'` (exit 0 = interesting)".into(),
+        algorithms: "Algorithms: `gtr*` on `--lang xml`; `-j` 1.".into(),
+        rows,
+        outputs: vec![Output {
+            label: "`gtr*` (`--lang xml`, `-j 1`)".into(),
+            bytes: b"<a b=\"&\"/>\n".to_vec(),
+        }],
+        ..CaseSection::default()
+    }
+}
+
+/// A row of the Python case, with gate rejections and the validity check.
+fn py_row(algorithm: &str, lang: &str, jobs: usize, valid: bool) -> Row {
+    let mut report = sample_report();
+    report.bytes_before = 282;
+    report.bytes_after = 140;
+    report.gate_rejections = 1234;
+    Row {
+        case: "py-underlying-dict".into(),
+        lang: lang.into(),
+        check: Some(valid),
+        report: Some(report),
+        ..row(algorithm, jobs)
+    }
+}
+
+/// A section of the Python case holding `rows`.
+fn py_section(rows: Vec<Row>) -> CaseSection {
+    CaseSection {
+        id: "py-underlying-dict".into(),
+        about: "A CPython crasher.".into(),
+        input: "`underlying_dict.py` (282 bytes)".into(),
+        oracle: "`xtask/oracles/py_segfault.sh {}` (exit 0 = interesting)".into(),
+        check: Some("`python3 -c '…' FILE` (exit 0 = valid Python)".into()),
+        algorithms: "Algorithms: `gtr*` on `--lang python`; `-j` 1 and 2.".into(),
+        columns: Columns {
+            gate_rejections: true,
+            check: Some("valid Python".into()),
+        },
+        rows,
+        note: Some("For comparison, C-Reduce reached 137 bytes.".into()),
+        outputs: vec![Output {
+            label: "`gtr*` (`--lang python`, `-j 1`)".into(),
+            bytes: b"import gc\n".to_vec(),
+        }],
+    }
+}
+
+#[test]
+fn python_table_has_gate_rejections_and_the_check_column() {
+    let table = reductions_table(
+        &[
+            py_row("gtr*", "python", 1, true),
+            py_row("gtr*", "python", 2, false),
+        ],
+        &py_section(vec![]).columns,
+    );
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), 4, "{table}");
+    let header = cells(lines[0]);
+    assert_eq!(header.len(), 14);
+    assert_eq!(header[7], "cache hits");
+    assert_eq!(header[8], "gate rejections");
+    assert_eq!(header[9], "wall s");
+    assert_eq!(header[11], "still interesting");
+    assert_eq!(header[12], "valid Python");
+    assert_eq!(header[13], "same output for -j 1 and -j 2");
+    // The alignment line has one entry per column.
+    assert_eq!(lines[1].matches('|').count(), 15);
+    let first = cells(lines[2]);
+    assert_eq!(first.len(), 14, "{}", lines[2]);
+    assert_eq!(first[0], "py-underlying-dict");
+    assert_eq!(first[2], "python");
+    assert_eq!(first[4], "282 → 140 (50 %)");
+    assert_eq!(first[8], "1\u{2009}234");
+    assert_eq!(first[9], "0.50");
+    assert_eq!(first[12], "yes");
+    let second = cells(lines[3]);
+    assert_eq!(second[3], "2");
+    assert_eq!(second[12], "**NO**");
+
+    // Without a report, every number is a dash, the extra columns included.
+    let mut failed = py_row("gtr", "python", 1, true);
+    failed.report = None;
+    failed.check = None;
+    let table = reductions_table(&[failed], &py_section(vec![]).columns);
+    let c = cells(table.lines().nth(2).unwrap());
+    assert_eq!(c.len(), 14);
+    assert_eq!(c[8], "—");
+    assert_eq!(c[12], "—");
+}
+
 #[test]
 fn findings_name_every_problem_and_nothing_else() {
-    let good = vec![row("hdd", 1), row("hdd", 2)];
+    let good = [
+        xml_section(vec![row("hdd", 1), row("hdd", 2)]),
+        py_section(vec![
+            py_row("hdd", "python", 1, true),
+            py_row("hdd", "python", 2, true),
+        ]),
+    ];
     assert!(findings(&good, &[overhead(vec![Some(2); 5], 2)]).is_empty());
 
     let mut differ = vec![row("gtr", 1), row("gtr", 2)];
@@ -233,68 +374,420 @@ fn findings_name_every_problem_and_nothing_else() {
     }
     differ[1].still_interesting = Some(false);
     differ[1].budget_minutes_hit = Some(15.0);
-    let f = findings(&differ, &[overhead(vec![Some(1); 5], 2)]);
-    assert_eq!(f.len(), 4, "{f:#?}");
+    let mut py = vec![
+        py_row("gtr*", "python", 1, true),
+        py_row("gtr*", "python", 2, false),
+    ];
+    if let Some(rep) = py[0].report.as_mut() {
+        rep.outside_oracle_seconds = 0.4;
+    }
+    let f = findings(
+        &[xml_section(differ), py_section(py)],
+        &[overhead(vec![Some(1); 5], 2)],
+    );
+    assert_eq!(f.len(), 6, "{f:#?}");
     // The -j difference is reported once per algorithm, not once per row.
     assert_eq!(
         f.iter().filter(|s| s.contains("different outputs")).count(),
         1
     );
-    assert!(
-        f.iter()
-            .any(|s| s.contains("no longer interesting") && s.contains("-j 2"))
-    );
+    assert!(f.iter().any(|s| s.starts_with("xml-iso-entity: `gtr`")
+        && s.contains("no longer interesting")
+        && s.contains("-j 2")));
     assert!(f.iter().any(|s| s.contains("budget")));
+    assert!(f.iter().any(|s| s.starts_with("py-underlying-dict: `gtr*`")
+        && s.contains("-j 2")
+        && s.contains("fails the check “valid Python”")));
+    assert!(f.iter().any(|s| s.starts_with("py-underlying-dict: `gtr*`")
+        && s.contains("-j 1")
+        && s.contains("timings disagree")));
     assert!(f.iter().any(|s| s.contains("overhead case")
         && s.contains("with `--no-gate`")
         && s.contains(": 1, 1, 1, 1, 1")));
 }
 
-#[test]
-fn document_has_the_header_the_tables_and_the_outputs() {
-    let env = Environment {
+fn sample_env() -> Environment {
+    Environment {
         date: "2025-01-02 03:04 UTC".into(),
         command: "cargo xtask bench".into(),
         nproc: 2,
         cpu: "Some CPU".into(),
         memory: "7.8 GiB".into(),
         whittle_commit: "`abc`".into(),
-        xmllint: "xmllint: using libxml version 20914".into(),
+        tools: vec![
+            (
+                "xmllint --version".into(),
+                "xmllint: using libxml version 20914".into(),
+            ),
+            ("python3 --version".into(), "Python 3.11.7".into()),
+        ],
         rustc: "rustc 1.95.0".into(),
         max_foreign_rustc: 3,
         budget_minutes: 15.0,
-        total_seconds: 25.2,
+        total_seconds: 305.2,
         ..Environment::default()
-    };
-    let outputs = [Output {
-        label: "`gtr*`".into(),
-        bytes: b"<a b=\"&\"/>\n".to_vec(),
-    }];
+    }
+}
+
+#[test]
+fn document_has_the_header_one_section_per_case_and_the_overhead_once() {
+    let env = sample_env();
     let doc = report::document(
         &env,
-        &[row("gtr*", 1)],
+        &[
+            xml_section(vec![row("gtr*", 1)]),
+            py_section(vec![
+                py_row("gtr*", "python", 1, true),
+                py_row("gtr*", "python", 2, true),
+            ]),
+        ],
         &[overhead(vec![Some(2); 5], 2)],
-        &outputs,
     );
     assert!(doc.starts_with("# Benchmarks\n"));
-    assert!(doc.contains("cargo xtask bench"));
     assert!(doc.contains("do not edit"));
-    assert!(doc.contains("- Command: `cargo xtask bench` (took 25 s"));
+    // The duration and the noise warning come before the first section.
+    let top = &doc[..doc.find("\n## ").unwrap()];
+    assert!(top.contains("The whole run took 5 min 05 s"), "{top}");
+    assert!(top.contains("Timings may be noisy"), "{top}");
+    assert!(top.contains("up to 3 `rustc` processes"), "{top}");
+    assert!(
+        top.contains("(`xml-iso-entity` and `py-underlying-dict`)"),
+        "{top}"
+    );
+    assert!(doc.contains("- Command: `cargo xtask bench` (took 305 s"));
     assert!(doc.contains("Some CPU (2 logical CPUs"));
-    assert!(doc.contains("- `xmllint --version`: xmllint: using libxml version 20914"));
+    assert!(doc.contains("- `xmllint --version`: xmllint: using libxml version 20914\n"));
+    assert!(doc.contains("- `python3 --version`: Python 3.11.7\n"));
     assert!(doc.contains("rustc 1.95.0"));
-    assert!(doc.contains("2025-01-02 03:04 UTC"));
-    assert!(doc.contains("**Timings may be noisy**: up to 3 `rustc` processes"));
-    assert!(doc.contains("| case | algorithm | lang | -j |"));
-    assert!(doc.contains("| `gtr*` | xml | 1 |"));
-    assert!(doc.contains("## Overhead"));
+    assert!(doc.contains("oracle_busy_seconds"));
+
+    // One section per case, in order, each with its own table and outputs.
+    let xml = doc.find("## Case `xml-iso-entity`").unwrap();
+    let py = doc.find("## Case `py-underlying-dict`").unwrap();
+    let overhead_at = doc.find("## Overhead").unwrap();
+    let findings_at = doc.find("## Findings").unwrap();
+    assert!(xml < py && py < overhead_at && overhead_at < findings_at);
+    assert_eq!(doc.matches("## Overhead").count(), 1);
+    assert_eq!(doc.matches("| case | algorithm | lang | -j |").count(), 2);
+    let xml_part = &doc[xml..py];
+    let py_part = &doc[py..overhead_at];
+    assert!(xml_part.contains("- Input: `iso_3166-2.xml` (334 692 bytes)"));
+    assert!(xml_part.contains("| xml-iso-entity | `gtr*` | xml | 1 |"));
+    assert!(!xml_part.contains("gate rejections |"));
+    assert!(!xml_part.contains("Check of every output"));
+    assert!(xml_part.contains("### Outputs of `xml-iso-entity`"));
+    assert!(xml_part.contains("```\n<a b=\"&\"/>\n```\n"));
+    assert!(py_part.contains("- Oracle: `xtask/oracles/py_segfault.sh {}`"));
+    assert!(py_part.contains("- Check of every output: `python3 -c"));
+    assert!(py_part.contains("| cache hits | gate rejections | wall s |"));
+    assert!(py_part.contains("| still interesting | valid Python |"));
+    assert!(py_part.contains("| py-underlying-dict | `gtr*` | python | 2 |"));
+    // The note comes right after the table, before the outputs.
+    let note = py_part
+        .find("\n\nFor comparison, C-Reduce reached 137 bytes.\n")
+        .unwrap();
+    assert!(note < py_part.find("### Outputs").unwrap());
+    assert!(py_part.contains("```\nimport gc\n```\n"));
+
     assert!(doc.contains("## Findings\n\nNone"));
-    assert!(doc.contains("```\n<a b=\"&\"/>\n```\n"));
     assert!(!doc.ends_with("\n\n"));
     assert!(!doc.contains("Quick run"));
-    let quick = report::document(&Environment { quick: true, ..env }, &[], &[], &[]);
+    let quick = report::document(
+        &Environment {
+            quick: true,
+            max_foreign_rustc: 0,
+            ..env
+        },
+        &[],
+        &[],
+    );
     assert!(quick.contains("Quick run"));
-    assert!(!quick.contains("## Outputs"));
+    assert!(quick.contains("meanwhile: none was seen at the start of any measured run"));
+    assert!(!quick.contains("**Timings may be noisy**"));
+    assert!(!quick.contains("## Case"));
+}
+
+#[test]
+fn durations_read_well() {
+    assert_eq!(duration(0.2), "0 s");
+    assert_eq!(duration(14.6), "15 s");
+    assert_eq!(duration(305.2), "5 min 05 s");
+    assert_eq!(duration(3599.4), "59 min 59 s");
+    assert_eq!(duration(3725.0), "1 h 02 min");
+}
+
+fn case(id: &str) -> Case {
+    *CASES.iter().find(|c| c.id == id).unwrap()
+}
+
+#[test]
+fn the_case_list_has_both_cases_with_their_plans() {
+    let ids: Vec<&str> = CASES.iter().map(|c| c.id).collect();
+    assert_eq!(ids, ["xml-iso-entity", "py-underlying-dict"]);
+
+    // xml-iso-entity runs exactly what it ran before cases were a list.
+    let xml = case("xml-iso-entity");
+    assert_eq!(
+        xml.full.algorithms,
+        [
+            ("ddmin", "lines"),
+            ("hdd", "xml"),
+            ("hdd*", "xml"),
+            ("hdd+", "xml"),
+            ("gtr", "xml"),
+            ("gtr*", "xml"),
+        ]
+    );
+    assert_eq!(xml.full.jobs, [1, 2]);
+    assert_eq!(xml.quick.algorithms, [("hdd*", "xml"), ("gtr*", "xml")]);
+    assert_eq!(xml.quick.jobs, [1]);
+    assert_eq!(
+        xml.source,
+        Source::Debian {
+            package: "iso-codes",
+            path: "usr/share/xml/iso-codes/iso_3166-2.xml"
+        }
+    );
+    assert_eq!(
+        xml.input_path(),
+        Path::new("target/bench-inputs/xml/iso_3166-2.xml")
+    );
+    assert_eq!(
+        xml.oracle
+            .test_command(Path::new("/s/xml_xmllint_error.sh")),
+        "/s/xml_xmllint_error.sh {} 'xmlParseEntityRef: no name'"
+    );
+    assert!(xml.check.is_none() && !xml.gate_rejections_column && xml.note.is_none());
+
+    let py = case("py-underlying-dict");
+    assert_eq!(py.lang, "python");
+    assert_eq!(
+        py.full.algorithms,
+        [
+            ("ddmin", "lines"),
+            ("hdd", "python"),
+            ("hdd*", "python"),
+            ("gtr", "python"),
+            ("gtr*", "python"),
+        ]
+    );
+    assert_eq!(py.full.jobs, [1, 2]);
+    assert_eq!(
+        py.quick.algorithms,
+        [("hdd*", "python"), ("gtr*", "python")]
+    );
+    assert_eq!(py.quick.jobs, [1]);
+    assert_eq!(
+        py.source,
+        Source::PythonStdlib {
+            path: "test/crashers/underlying_dict.py"
+        }
+    );
+    assert_eq!(
+        py.input_path(),
+        Path::new("target/bench-inputs/python/underlying_dict.py")
+    );
+    assert_eq!(
+        py.oracle.shown_path(),
+        Path::new("xtask/oracles/py_segfault.sh")
+    );
+    assert_eq!(
+        py.oracle.test_command(&py.oracle.shown_path()),
+        "xtask/oracles/py_segfault.sh {}"
+    );
+    assert!(py.gate_rejections_column);
+    assert_eq!(py.check.unwrap().name, "valid Python");
+    assert_eq!(
+        py.check.unwrap().shown(),
+        "python3 -c 'import ast,sys; ast.parse(open(sys.argv[1]).read())' FILE"
+    );
+    assert_eq!(
+        py.note,
+        Some(
+            "For comparison, on this machine C-Reduce reached 137 bytes, C-Vise 142, treereduce \
+             230 (from 282) (figures from issue #3, not re-measured here)."
+        )
+    );
+    assert_eq!(
+        py.formats_sentence(false),
+        "Algorithms: `ddmin` on `--lang lines`, `hdd`, `hdd*`, `gtr` and `gtr*` on \
+         `--lang python`; `-j` 1 and 2."
+    );
+    assert_eq!(
+        py.formats_sentence(true),
+        "Algorithms: `hdd*` and `gtr*` on `--lang python`; `-j` 1."
+    );
+}
+
+#[test]
+fn every_case_is_consistent() {
+    let mut ids: Vec<&str> = CASES.iter().map(|c| c.id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), CASES.len(), "case ids are unique");
+    let root = crate::workspace_root();
+    for c in CASES {
+        for quick in [false, true] {
+            let plan = c.plan(quick);
+            assert!(
+                !plan.algorithms.is_empty() && !plan.jobs.is_empty(),
+                "{}",
+                c.id
+            );
+            for &(algorithm, lang) in plan.algorithms {
+                assert!(
+                    ["ddmin", "hdd", "hdd*", "hdd+", "gtr", "gtr*"].contains(&algorithm),
+                    "{}: {algorithm}",
+                    c.id
+                );
+                assert!(lang == LINES || lang == c.lang, "{}: {lang}", c.id);
+            }
+        }
+        // The quick run is a part of the full one.
+        for step in c.quick.algorithms {
+            assert!(c.full.algorithms.contains(step), "{}: {step:?}", c.id);
+        }
+        for j in c.quick.jobs {
+            assert!(c.full.jobs.contains(j), "{}", c.id);
+        }
+        // Candidates carry the input's name; its extension matches the format.
+        assert_eq!(c.input_path().file_name().unwrap(), c.file_name);
+        // Scripts in the repository exist and are executable; shared ones are under ../shared.
+        let script = c.oracle.script_path(Path::new("/shared"), &root);
+        match c.oracle.script {
+            Script::Repo(p) => {
+                use std::os::unix::fs::PermissionsExt as _;
+                assert_eq!(script, root.join(p));
+                let mode = std::fs::metadata(&script).unwrap().permissions().mode();
+                assert_ne!(mode & 0o111, 0, "{} is not executable", script.display());
+            }
+            Script::Shared(p) => {
+                assert_eq!(script, Path::new("/shared").join(p));
+                assert!(c.oracle.shown_path().starts_with("../shared"));
+            }
+        }
+    }
+}
+
+#[test]
+fn cases_are_selected_by_id_in_list_order() {
+    let all: Vec<&str> = select_cases(&[]).unwrap().iter().map(|c| c.id).collect();
+    assert_eq!(all, ["xml-iso-entity", "py-underlying-dict"]);
+    let some = select_cases(&["py-underlying-dict".to_string()]).unwrap();
+    assert_eq!(some.len(), 1);
+    assert_eq!(some[0].id, "py-underlying-dict");
+    let err = select_cases(&["js-nope".to_string()])
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("no case `js-nope`") && err.contains("py-underlying-dict"));
+}
+
+#[test]
+fn outputs_are_the_same_only_if_all_jobs_produced_identical_bytes() {
+    let a = || Some(b"x = 1\n".to_vec());
+    assert_eq!(same_outputs(&[a(), a()]), Some(true));
+    assert_eq!(same_outputs(&[a(), Some(b"x = 2\n".to_vec())]), Some(false));
+    assert_eq!(same_outputs(&[a(), None]), None);
+    assert_eq!(same_outputs(&[a()]), None);
+    assert_eq!(same_outputs(&[a(), a(), Some(Vec::new())]), Some(false));
+}
+
+#[test]
+fn words_are_joined_with_commas_and_and() {
+    let w = |v: &[&str]| join_words(&v.iter().map(ToString::to_string).collect::<Vec<_>>());
+    assert_eq!(w(&[]), "");
+    assert_eq!(w(&["a"]), "a");
+    assert_eq!(w(&["a", "b"]), "a and b");
+    assert_eq!(w(&["a", "b", "c"]), "a, b and c");
+}
+
+/// Runs the Python case's oracle on `source`, saved as `name` in a fresh directory; its exit
+/// status. `None` when python3 or timeout is missing (the benchmark needs them, the tests do not).
+fn py_oracle(source: &str, timeout: &str) -> Option<i32> {
+    let have = |p: &str| {
+        crate::command(p)
+            .arg("--version")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !have("python3") || !have("timeout") {
+        eprintln!("python3 or timeout missing: the oracle is not exercised");
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cand.py");
+    std::fs::write(&file, source).unwrap();
+    let py = case("py-underlying-dict");
+    let script: PathBuf = py
+        .oracle
+        .script_path(Path::new("/nonexistent"), &crate::workspace_root());
+    let status = crate::command(script)
+        .arg(&file)
+        .env("ORACLE_TIMEOUT", timeout)
+        .current_dir(dir.path())
+        .status()
+        .unwrap();
+    // The candidate's directory is left as it was: no core file, no byte-code cache.
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(left.len(), 1);
+    status.code()
+}
+
+#[test]
+fn the_python_oracle_accepts_segfaults_only() {
+    // A segfault through ctypes: interesting.
+    if let Some(code) = py_oracle("import ctypes\nctypes.string_at(0)\n", "10") {
+        assert_eq!(code, 0);
+    }
+    // A shell cannot tell a death by SIGSEGV from `exit(139)` (both are status 139), and the
+    // oracle follows cases.md's "exit status 139": deliberately exiting with 139 counts. No
+    // reduction of underlying_dict.py can do that (it has no digit 3 or 9, nor `os`).
+    if let Some(code) = py_oracle("raise SystemExit(139)\n", "10") {
+        assert_eq!(code, 0);
+    }
+    // A clean exit, an exception, another signal, a syntax error: not interesting.
+    for boring in [
+        "print(1)\n",
+        "raise SystemExit(11)\n",
+        "1/0\n",
+        "import os, signal\nos.kill(os.getpid(), signal.SIGABRT)\n",
+        "def f(:\n",
+    ] {
+        if let Some(code) = py_oracle(boring, "10") {
+            assert_eq!(code, 1, "{boring}");
+        }
+    }
+    // A hang is killed at the timeout and is not interesting.
+    if let Some(code) = py_oracle("while True:\n    pass\n", "0.3") {
+        assert_eq!(code, 1);
+    }
+}
+
+#[test]
+fn the_python_check_is_pythons_own_parser() {
+    let check = case("py-underlying-dict").check.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let run = |source: &str| {
+        let file = dir.path().join("c.py");
+        std::fs::write(&file, source).unwrap();
+        crate::command(check.program)
+            .args(check.args)
+            .arg(&file)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .map(|s| s.success())
+    };
+    let Ok(valid) = run("import gc\nclass A:\n    x = 1\n") else {
+        eprintln!("no python3: the check is not exercised");
+        return;
+    };
+    assert!(valid);
+    assert!(!run("class A(object):\n").unwrap());
+    assert!(!run("dct[\"f\"] = lambda self:\n").unwrap());
+    // Valid but useless is still valid: the check is about syntax only.
+    assert!(run("").unwrap());
 }
 
 #[test]
@@ -427,8 +920,6 @@ fn tally_counts_and_keeps_a_few_examples() {
     assert!(s.contains("c.xml (byte 3)"));
     assert!(!s.contains("d.xml"));
     assert!(s.contains("e.xml: bad"));
-    // Only the first gate rejection is kept (keep = 1).
-    assert!(s.contains("b.xml: byte 1: bad name"));
     // Only the first gate rejection is kept (keep = 1).
     assert!(s.contains("b.xml: byte 1: bad name"));
     assert!(s.contains("f.xml: boom"));

@@ -180,6 +180,7 @@ fn shipped_rules(format: &str) -> Option<&'static str> {
     match format {
         "python" => Some(include_str!("../../../corpora/python.rules.json")),
         "xml" => Some(include_str!("../../../corpora/xml.rules.json")),
+        "pdf" => Some(include_str!("../../../corpora/pdf.rules.json")),
         _ => None,
     }
 }

@@ -1,0 +1,277 @@
+//! `cargo xtask corpora`: fetch the pinned corpora, relearn the shipped rules in `corpora/`,
+//! write `corpora/manifest.json` and the learning curve `docs/learning-curve.svg`.
+//!
+//! Corpus files are fetched into `target/corpus/` and never committed.
+
+use crate::{capture, command, workspace_root};
+use anyhow::{Context, Result, bail};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use whittle_core::Format;
+
+/// Debian packages with PDFs (LaTeX package documentation: forms, links, outlines), pinned.
+pub(crate) const PDF_PACKAGES: [(&str, &str); 1] =
+    [("texlive-latex-recommended-doc", "2022.20230122-3")];
+
+/// Debian packages with XML, pinned to the versions the shipped rules were learned from.
+pub(crate) const XML_PACKAGES: [(&str, &str); 6] = [
+    ("docbook-xml", "4.5-12"),
+    ("docbook-xsl", "1.79.2+dfsg-2"),
+    ("iso-codes", "4.15.0-1"),
+    ("shared-mime-info", "2.2-1"),
+    ("wayland-protocols", "1.31-1"),
+    ("xkb-data", "2.35.1-1"),
+];
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct CorporaArgs {
+    /// Relearn only this format (python, xml or pdf).
+    #[arg(long)]
+    only: Option<String>,
+}
+
+/// One learned corpus, for the manifest and the plot.
+pub(crate) struct Learned {
+    format: &'static str,
+    source: String,
+    files: u64,
+    labels: usize,
+    contexts: usize,
+    seconds: f64,
+    curve: Vec<(u64, usize)>,
+}
+
+pub(crate) fn run(args: &CorporaArgs) -> Result<ExitCode> {
+    let root = workspace_root();
+    let wants = |f: &str| args.only.as_deref().is_none_or(|o| o == f);
+    let mut learned = Vec::new();
+    if wants("python") {
+        let stdlib = capture(command("python3").args([
+            "-c",
+            "import sysconfig;print(sysconfig.get_paths()['stdlib'])",
+        ]))?;
+        let version = capture(command("python3").arg("--version"))?;
+        let tops: Vec<PathBuf> = std::fs::read_dir(&stdlib)
+            .with_context(|| format!("cannot read {stdlib}"))?
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.file_name().is_some_and(|n| n != "site-packages"))
+            .collect();
+        let files = whittle_learn::collect_files(&tops, whittle_python::Python.extensions());
+        let source = format!(
+            "the standard library of the local {version} ({stdlib}, without site-packages)"
+        );
+        learned.push(learn_one(&root, &whittle_python::Python, &files, source)?);
+    }
+    if wants("xml") {
+        learned.push(learn_debian(&root, &whittle_xml::Xml, &XML_PACKAGES)?);
+    }
+    if wants("pdf") {
+        learned.push(learn_debian(&root, &whittle_pdf::Pdf, &PDF_PACKAGES)?);
+    }
+    if learned.is_empty() {
+        bail!("nothing to learn: --only takes python, xml or pdf");
+    }
+    write_manifest(&root, &learned)?;
+    let svg = learning_curve_svg(&learned);
+    std::fs::write(root.join("docs/learning-curve.svg"), svg).context("cannot write the plot")?;
+    eprintln!("wrote corpora/manifest.json and docs/learning-curve.svg");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn learn_one(
+    root: &Path,
+    format: &'static dyn Format,
+    files: &[PathBuf],
+    source: String,
+) -> Result<Learned> {
+    if files.is_empty() {
+        bail!("no {} files found for the corpus", format.name());
+    }
+    let step = (files.len() / 40).max(1);
+    let (learner, summary) = whittle_learn::learn(format, files, 1, step);
+    let rules = learner.rules(format.name());
+    let out = root.join(format!("corpora/{}.rules.json", format.name()));
+    std::fs::write(&out, rules.to_json() + "\n")
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    eprintln!(
+        "{}: {} files ({} skipped), {} labels, {} contexts in {:.1} s -> {}",
+        format.name(),
+        learner.files(),
+        summary.failed.len(),
+        rules.labels.len(),
+        learner.context_pairs(),
+        summary.seconds,
+        out.display()
+    );
+    Ok(Learned {
+        format: format.name(),
+        source,
+        files: learner.files(),
+        labels: rules.labels.len(),
+        contexts: learner.context_pairs(),
+        seconds: summary.seconds,
+        curve: summary.curve,
+    })
+}
+
+fn learn_debian(
+    root: &Path,
+    format: &'static dyn Format,
+    packages: &[(&str, &str)],
+) -> Result<Learned> {
+    let dir = root.join("target/corpus").join(format.name());
+    let files = fetch_debian(&dir, packages, format.extensions())?;
+    let pins: Vec<String> = packages.iter().map(|(p, v)| format!("{p}={v}")).collect();
+    learn_one(
+        root,
+        format,
+        &files,
+        format!("Debian packages {}", pins.join(", ")),
+    )
+}
+
+/// Downloads the pinned packages (once) and returns their files with the given extensions.
+fn fetch_debian(
+    dir: &Path,
+    packages: &[(&str, &str)],
+    extensions: &[&str],
+) -> Result<Vec<PathBuf>> {
+    let debs = dir.join("debs");
+    let tree = dir.join("root");
+    std::fs::create_dir_all(&debs)?;
+    for &(pkg, version) in packages {
+        let have = std::fs::read_dir(&debs)?.flatten().any(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.starts_with(&format!("{pkg}_{}", version.replace(':', "%3a")))
+        });
+        if !have {
+            let status = command("apt-get")
+                .args(["download", "-qq", &format!("{pkg}={version}")])
+                .current_dir(&debs)
+                .status()
+                .context("cannot run apt-get")?;
+            if !status.success() {
+                bail!("apt-get download {pkg}={version} failed (run `apt-get update` first?)");
+            }
+        }
+    }
+    if !tree.exists() {
+        for e in std::fs::read_dir(&debs)?.flatten() {
+            let status = command("dpkg")
+                .arg("-x")
+                .arg(e.path())
+                .arg(&tree)
+                .status()?;
+            if !status.success() {
+                bail!("dpkg -x {} failed", e.path().display());
+            }
+        }
+    }
+    Ok(whittle_learn::collect_files(&[tree], extensions))
+}
+
+fn write_manifest(root: &Path, learned: &[Learned]) -> Result<()> {
+    let path = root.join("corpora/manifest.json");
+    let mut manifest: serde_json::Map<String, serde_json::Value> = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
+    for l in learned {
+        manifest.insert(
+            l.format.to_string(),
+            serde_json::json!({
+                "rules": format!("corpora/{}.rules.json", l.format),
+                "corpus": l.source,
+                "files": l.files,
+                "labels": l.labels,
+                "contexts": l.contexts,
+                "learn_seconds": (l.seconds * 100.0).round() / 100.0,
+                "command": format!("cargo xtask corpora --only {}", l.format),
+            }),
+        );
+    }
+    let text = serde_json::to_string_pretty(&serde_json::Value::Object(manifest))? + "\n";
+    std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// The learning curve of every corpus (context pairs against files analysed; the GTR paper's
+/// Fig. 5), one panel per format since their scales differ, as a small self-contained SVG.
+pub(crate) fn learning_curve_svg(learned: &[Learned]) -> String {
+    let (w, h, pad) = (420.0, 260.0, 48.0);
+    let width = w * learned.len() as f64;
+    let mut svg = String::new();
+    let _ = writeln!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}" font-family="sans-serif" font-size="11">"#
+    );
+    for (i, l) in learned.iter().enumerate() {
+        let x0 = i as f64 * w;
+        let max_x = l.curve.last().map_or(1, |p| p.0).max(1) as f64;
+        let max_y = l.curve.iter().map(|p| p.1).max().unwrap_or(1).max(1) as f64;
+        let px = |f: u64| x0 + pad + (f as f64 / max_x) * (w - 2.0 * pad);
+        let py = |c: usize| h - pad - (c as f64 / max_y) * (h - 2.0 * pad);
+        let _ = writeln!(
+            svg,
+            r#"<text x="{}" y="20" text-anchor="middle" font-size="13">{} ({} files)</text>"#,
+            x0 + w / 2.0,
+            l.format,
+            l.files
+        );
+        let _ = writeln!(
+            svg,
+            r#"<path d="M{a},{t} L{a},{b} L{r},{b}" fill="none" stroke="black"/>"#,
+            a = x0 + pad,
+            t = pad - 10.0,
+            b = h - pad,
+            r = x0 + w - pad + 10.0
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{}" y="{}" text-anchor="middle">files analysed</text>"#,
+            x0 + w / 2.0,
+            h - 12.0
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{}" y="{}" text-anchor="end">{}</text>"#,
+            x0 + pad - 4.0,
+            pad,
+            max_y as u64
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{}" y="{}" text-anchor="end">0</text>"#,
+            x0 + pad - 4.0,
+            h - pad
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{}" y="{}" text-anchor="end">{}</text>"#,
+            x0 + w - pad,
+            h - pad + 14.0,
+            max_x as u64
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{}" y="{}" transform="rotate(-90 {} {})" text-anchor="middle">context pairs</text>"#,
+            x0 + 14.0,
+            h / 2.0,
+            x0 + 14.0,
+            h / 2.0
+        );
+        let points: Vec<String> = l
+            .curve
+            .iter()
+            .map(|&(f, c)| format!("{:.1},{:.1}", px(f), py(c)))
+            .collect();
+        let _ = writeln!(
+            svg,
+            r#"<polyline points="{}" fill="none" stroke="steelblue" stroke-width="2"/>"#,
+            points.join(" ")
+        );
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
