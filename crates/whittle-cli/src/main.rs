@@ -452,21 +452,20 @@ fn reduce(args: ReduceArgs) -> Result<ExitCode> {
 
     match reducer.check_input() {
         Ok(()) => {}
-        Err(ReduceError::NotInteresting(verdict)) => {
+        Err(ReduceError::NotInteresting(_)) => {
+            // Run it once more, capturing its output, to show the user what it said.
             let run = oracle
                 .run(&input, &|| false, true)
                 .context("cannot run the test")?;
-            let how = match (run.verdict, run.status) {
-                (whittle_core::Verdict::Timeout, _) | (_, None)
-                    if verdict == whittle_core::Verdict::Timeout =>
-                {
+            let how = match run.status {
+                _ if run.verdict == whittle_core::Verdict::Timeout => {
                     format!("it timed out after {} s", args.timeout)
                 }
-                (_, Some(s)) if s.code() == Some(127) => {
+                Some(s) if s.code() == Some(127) => {
                     "exit status 127: the test command was not found".to_string()
                 }
-                (_, Some(s)) => format!("{s}"),
-                (v, None) => format!("{v:?}"),
+                Some(s) => s.to_string(),
+                None => format!("{:?}", run.verdict),
             };
             let mut msg = format!(
                 "the test does not find the original input interesting ({how}); nothing was written.\n\
