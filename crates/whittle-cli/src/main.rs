@@ -111,6 +111,7 @@ fn formats() -> Vec<&'static dyn Format> {
     vec![
         &whittle_xml::Xml,
         &whittle_python::Python,
+        &whittle_javascript::JavaScript,
         &whittle_pdf::Pdf,
         &whittle_lines::Lines,
     ]

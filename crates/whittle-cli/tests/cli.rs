@@ -532,8 +532,19 @@ fn a_test_that_accepts_anything_is_refused_even_when_the_gate_would_hide_it() {
 fn an_original_that_times_out_is_reported_as_such() {
     let case = Case::new();
     case.write("a.txt", "x\n");
-    let out = case.whittle(&["reduce", "a.txt", "--test", "sleep 5; true", "--timeout", "0.3"]);
+    let out = case.whittle(&[
+        "reduce",
+        "a.txt",
+        "--test",
+        "sleep 5; true",
+        "--timeout",
+        "0.3",
+    ]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("it timed out after 0.3 s"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("it timed out after 0.3 s"),
+        "{}",
+        stderr(&out)
+    );
     assert!(!case.path("a.reduced.txt").exists());
 }

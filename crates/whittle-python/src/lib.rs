@@ -19,6 +19,8 @@ fn spec() -> Spec {
         protected: &["string", "concatenated_string"],
         reindent: true,
         block: Some("block"),
+        tokens: &[],
+        asi: None,
     }
 }
 

@@ -5,13 +5,15 @@
 //! keywords and punctuation (anonymous nodes) stay in the bytes between children, the render
 //! template. `ERROR` nodes are kept as opaque leaves, so input the grammar does not fully accept
 //! still reduces. [`render`] writes a tree with edits back: unedited subtrees are copied, separators
-//! of deleted list elements are dropped with them, and, for indentation-sensitive languages, a
-//! subtree that moves to another indentation depth is re-indented (multi-line strings are left
-//! alone). See `docs/adding-a-language.md`.
+//! of deleted list elements are dropped with them, for indentation-sensitive languages a subtree
+//! that moves to another indentation depth is re-indented (multi-line strings are left alone), and
+//! for languages with automatic semicolon insertion a `;` is written where two statements come to
+//! meet that would otherwise join ([`Asi`]). Named node kinds listed as [`Spec::tokens`] stay in
+//! the template. See `docs/adding-a-language.md`.
 
 mod render;
 
-pub use render::{render, tidy};
+pub use render::{Asi, render, tidy};
 
 use whittle_core::{Diagnostic, Document, ParseError, TreeBuilder};
 
@@ -31,6 +33,12 @@ pub struct Spec {
     /// The node kind that is one indentation level deeper than its parent statement (Python's
     /// `block`), used by [`tidy`] to indent each line by one space per level.
     pub block: Option<&'static str>,
+    /// Named node kinds that stay in the render template like keywords and punctuation, so that
+    /// no edit reaches them (JavaScript's string fragments, escapes, regex patterns and `?.`).
+    /// A node whose only named children are tokens is a leaf. Empty: every named node is a node.
+    pub tokens: &'static [&'static str],
+    /// Automatic semicolon insertion (JavaScript): see [`Asi`]. `None` for other languages.
+    pub asi: Option<Asi>,
 }
 
 /// What [`render`] needs besides the tree: the spans whose lines must not be re-indented.
@@ -108,7 +116,7 @@ pub fn parse(spec: &Spec, input: &[u8]) -> Result<Document, ParseError> {
             }
             let fits = start >= last_end && end <= parent_end && start < end;
             let mut opened = false;
-            if node.is_named() && fits {
+            if is_node(spec, &node) && fits {
                 let edge = cursor.field_name().unwrap_or(UNNAMED_EDGE);
                 if let Some(last) = open.last_mut() {
                     last.1 = end;
@@ -119,7 +127,7 @@ pub fn parse(spec: &Spec, input: &[u8]) -> Result<Document, ParseError> {
                         message: "syntax error; this part is kept as text".to_string(),
                     });
                     b.leaf(ERROR_LABEL, edge, start, end);
-                } else if has_named_child(&node) {
+                } else if has_named_child(spec, &node) {
                     b.open(node.kind(), edge, start);
                     open.push((end, start));
                     opened = true;
@@ -169,10 +177,15 @@ pub fn parse(spec: &Spec, input: &[u8]) -> Result<Document, ParseError> {
     })
 }
 
-fn has_named_child(node: &tree_sitter::Node<'_>) -> bool {
+/// Whether a tree-sitter node becomes a node of the tree (rather than a part of the template).
+fn is_node(spec: &Spec, node: &tree_sitter::Node<'_>) -> bool {
+    node.is_named() && !spec.tokens.contains(&node.kind())
+}
+
+fn has_named_child(spec: &Spec, node: &tree_sitter::Node<'_>) -> bool {
     let mut c = node.walk();
     node.named_children(&mut c)
-        .any(|k| k.end_byte() > k.start_byte())
+        .any(|k| k.end_byte() > k.start_byte() && is_node(spec, &k))
 }
 
 #[cfg(test)]

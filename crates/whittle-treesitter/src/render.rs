@@ -3,11 +3,60 @@
 use crate::{Extra, Spec};
 use whittle_core::{Document, Edit, Edits, NodeId, Tree, gap};
 
+/// Automatic semicolon insertion, for languages where a line break may end a statement
+/// (JavaScript).
+///
+/// A statement that is not ended by a `;` ends at a line break only if the next line cannot
+/// continue it: `a` followed by a line `(b)` is the call `a(b)`. In the original such a pair is
+/// written `a` / `;(b)`; when the statement in between is deleted, or a statement is replaced by a
+/// part of it that starts or ends differently, two statements can come to meet that would join.
+/// So, in the children of a node whose kind is one of `lists`: where a child that is not an extra
+/// comes to follow another (after deletions between them, or when the last byte of the first or the
+/// first byte of the second changed) and the output so far does not end with one of `ends`, a `;`
+/// is written in front of the second child if it starts with one of `continues`. Pairs that were
+/// neighbours in the input and keep their bordering bytes are left alone, so an unedited list
+/// renders as before.
+#[derive(Clone, Copy, Debug)]
+pub struct Asi {
+    /// Node kinds whose children are statements or class members (`program`, `statement_block`).
+    pub lists: &'static [&'static str],
+    /// Node kinds that are passed over (comments).
+    pub extras: &'static [&'static str],
+    /// First bytes of a statement that would continue the statement before it (`(`, `[`, …).
+    pub continues: &'static [u8],
+    /// Last bytes after which a statement always starts anew (`;`, and the `:` of `case x:`).
+    pub ends: &'static [u8],
+}
+
+/// The last non-blank byte written in the current list, and whether it is not the byte the
+/// input had at that place (the statement it ends was edited).
+#[derive(Clone, Copy)]
+struct Prev {
+    byte: u8,
+    changed: bool,
+}
+
 enum Task {
     Node(NodeId),
     Copy(usize, usize),
     PushIndent(Vec<u8>, Vec<u8>),
     PopIndent,
+    /// Opens and closes the ASI state of a list.
+    ListStart,
+    ListEnd,
+    /// A gap between two children of a list.
+    ListGap(usize, usize),
+    /// A child of a list (`adjacent`: its previous statement in the input is the previous one
+    /// written); then the check after it is written, from output offset `start`.
+    ListChild {
+        node: NodeId,
+        adjacent: bool,
+    },
+    ListChildEnd {
+        node: NodeId,
+        adjacent: bool,
+        start: usize,
+    },
 }
 
 /// Renders `doc` with `edits` applied.
@@ -24,10 +73,42 @@ pub fn render(spec: &Spec, doc: &Document, edits: &Edits, out: &mut Vec<u8>) {
     let src = tree.source();
     let extra = Extra::of(doc);
     let mut indents: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+    let mut lists: Vec<Option<Prev>> = Vec::new();
     let mut stack = vec![Task::Node(tree.root())];
     while let Some(task) = stack.pop() {
         match task {
             Task::Copy(start, end) => copy(src, start, end, &indents, extra, out),
+            Task::ListStart => lists.push(None),
+            Task::ListEnd => {
+                lists.pop();
+            }
+            Task::ListGap(start, end) => {
+                copy(src, start, end, &indents, extra, out);
+                if let (Some(prev), Some(&byte)) = (lists.last_mut(), trim(&src[start..end]).last())
+                {
+                    *prev = Some(Prev {
+                        byte,
+                        changed: false,
+                    });
+                }
+            }
+            Task::ListChild { node, adjacent } => {
+                stack.push(Task::ListChildEnd {
+                    node,
+                    adjacent,
+                    start: out.len(),
+                });
+                stack.push(Task::Node(node));
+            }
+            Task::ListChildEnd {
+                node,
+                adjacent,
+                start,
+            } => {
+                if let (Some(asi), Some(prev)) = (&spec.asi, lists.last_mut()) {
+                    end_statement(asi, src, tree.span(node), adjacent, start, prev, out);
+                }
+            }
             Task::PushIndent(from, to) => indents.push((from, to)),
             Task::PopIndent => {
                 indents.pop();
@@ -74,13 +155,32 @@ fn push_body(tree: &Tree, edits: &Edits, spec: &Spec, n: NodeId, stack: &mut Vec
         .collect();
     let src = tree.source();
     let any_kept = kept.iter().any(|&k| k);
+    let asi = spec
+        .asi
+        .as_ref()
+        .filter(|a| a.lists.contains(&tree.label(n)));
     // Build the forward sequence, then push it reversed.
-    let mut seq: Vec<Task> = Vec::with_capacity(2 * kids.len() + 1);
+    let mut seq: Vec<Task> = Vec::with_capacity(2 * kids.len() + 3);
+    if asi.is_some() {
+        seq.push(Task::ListStart);
+    }
     let first = gap(tree, n, 0);
     seq.push(Task::Copy(first.start, first.end));
+    // Whether a statement was deleted since the last one written.
+    let mut deleted = false;
     for (i, &k) in kids.iter().enumerate() {
-        if kept[i] {
-            seq.push(Task::Node(k));
+        match asi {
+            Some(asi) if !asi.extras.contains(&tree.label(k)) => {
+                if kept[i] {
+                    seq.push(Task::ListChild {
+                        node: k,
+                        adjacent: !deleted,
+                    });
+                }
+                deleted = !kept[i];
+            }
+            _ if kept[i] => seq.push(Task::Node(k)),
+            _ => {}
         }
         let g = gap(tree, n, i + 1);
         if i + 1 == kids.len() {
@@ -94,11 +194,46 @@ fn push_body(tree: &Tree, edits: &Edits, spec: &Spec, n: NodeId, stack: &mut Vec
             if kept[i] && kept[i + 1..].iter().any(|&k| k) {
                 seq.push(Task::Copy(g.start, g.end));
             }
+        } else if asi.is_some() {
+            seq.push(Task::ListGap(g.start, g.end));
         } else {
             seq.push(Task::Copy(g.start, g.end));
         }
     }
+    if asi.is_some() {
+        seq.push(Task::ListEnd);
+    }
     stack.extend(seq.into_iter().rev());
+}
+
+/// After a statement of a list was written from output offset `start`: writes a `;` in front of
+/// it if it would otherwise continue the statement before it (see [`Asi`]), and remembers how it
+/// ends. `span` is the statement's place in the input.
+fn end_statement(
+    asi: &Asi,
+    src: &[u8],
+    span: std::ops::Range<usize>,
+    adjacent: bool,
+    start: usize,
+    prev: &mut Option<Prev>,
+    out: &mut Vec<u8>,
+) {
+    let written = trim(&out[start..]);
+    let (Some(&first), Some(&last)) = (written.first(), written.last()) else {
+        return;
+    };
+    let input = trim(&src[span]);
+    if let Some(p) = *prev {
+        let met = !adjacent || p.changed || input.first() != Some(&first);
+        if met && !asi.ends.contains(&p.byte) && asi.continues.contains(&first) {
+            let at = start + out[start..].iter().take_while(|&&b| is_blank(b)).count();
+            out.insert(at, b';');
+        }
+    }
+    *prev = Some(Prev {
+        byte: last,
+        changed: input.last() != Some(&last),
+    });
 }
 
 fn is_blank(b: u8) -> bool {

@@ -1,4 +1,4 @@
-use crate::{ERROR_LABEL, Spec, parse, render};
+use crate::{Asi, ERROR_LABEL, Spec, parse, render};
 use whittle_core::{Edit, Edits, NodeId, Tree};
 
 fn python() -> Spec {
@@ -8,18 +8,19 @@ fn python() -> Spec {
         protected: &["string"],
         reindent: true,
         block: Some("block"),
+        tokens: &[],
+        asi: None,
     }
 }
 
 /// Every grammar the workspace uses loads into this tree-sitter (a grammar built for another ABI
 /// fails only at run time, with "Incompatible language version").
 #[test]
-#[allow(
-    clippy::single_element_loop,
-    reason = "one grammar today; JavaScript's joins this list"
-)]
 fn every_grammar_of_the_workspace_loads() {
-    for (name, language) in [("python", tree_sitter_python::LANGUAGE.into())] {
+    for (name, language) in [
+        ("python", tree_sitter_python::LANGUAGE.into()),
+        ("javascript", tree_sitter_javascript::LANGUAGE.into()),
+    ] {
         let mut parser = tree_sitter::Parser::new();
         let language: tree_sitter::Language = language;
         parser
@@ -246,4 +247,101 @@ fn tidy_drops_blank_lines_and_trailing_blanks_and_minimizes_indentation() {
     );
     let clean = parse(&python(), b"a = 1\nif a:\n b = 2\n").unwrap();
     assert!(crate::tidy(&python(), &clean).is_none());
+}
+
+/// A small JavaScript spec that exercises `tokens` and `asi` (the full one is in
+/// whittle-javascript).
+fn javascript() -> Spec {
+    Spec {
+        language: tree_sitter_javascript::LANGUAGE.into(),
+        separators: &[","],
+        protected: &[],
+        reindent: false,
+        block: None,
+        tokens: &[
+            "string_fragment",
+            "escape_sequence",
+            "regex_pattern",
+            "regex_flags",
+        ],
+        asi: Some(Asi {
+            lists: &["program", "statement_block"],
+            extras: &["comment"],
+            continues: b"([",
+            ends: b";",
+        }),
+    }
+}
+
+fn check_js(src: &str, edit: impl FnOnce(&Tree) -> Edits, expect: &str) {
+    let doc = parse(&javascript(), src.as_bytes()).expect("tree-sitter parses anything");
+    let mut out = Vec::new();
+    render(&javascript(), &doc, &Edits::new(), &mut out);
+    assert_eq!(String::from_utf8_lossy(&out), src, "unedited round trip");
+    out.clear();
+    render(&javascript(), &doc, &edit(&doc.tree), &mut out);
+    assert_eq!(String::from_utf8_lossy(&out), expect);
+}
+
+#[test]
+fn token_kinds_stay_in_the_template() {
+    let doc = parse(&javascript(), b"f('a\\n', /x+/g);\n").unwrap();
+    assert_eq!(
+        doc.tree.dump(),
+        "program\n\
+         \x20 child: expression_statement\n\
+         \x20   child: call_expression\n\
+         \x20     function: identifier \"f\"\n\
+         \x20     arguments: arguments\n\
+         \x20       child: string \"'a\\\\n'\"\n\
+         \x20       child: regex \"/x+/g\"\n"
+    );
+}
+
+#[test]
+fn asi_writes_a_semicolon_where_statements_come_to_meet() {
+    let js = |t: &Tree, label: &str, text: &str| -> Edits {
+        [(find(t, label, text), Edit::Delete)].into_iter().collect()
+    };
+    // `x = 1` owned the `;` that kept `a` from calling `(b)`.
+    check_js(
+        "a\nx = 1\n;(b)\n",
+        |t| js(t, "expression_statement", "x = 1\n;"),
+        "a\n;(b)\n",
+    );
+    // Comments are passed over, and the `;` goes in front of the statement.
+    check_js(
+        "{\n  a // c\n  x\n  ;[b] = d\n}\n",
+        |t| js(t, "expression_statement", "x\n  ;"),
+        "{\n  a // c\n  ;[b] = d\n}\n",
+    );
+    // Not after a `;`, not before a statement that cannot continue the one before, and not
+    // between neighbours of the input that keep their bytes.
+    check_js(
+        "a;\nx\n;(b)\n",
+        |t| js(t, "expression_statement", "x\n;"),
+        "a;\n(b)\n",
+    );
+    check_js(
+        "a\nx\n;b\n",
+        |t| js(t, "expression_statement", "x\n;"),
+        "a\nb\n",
+    );
+    check_js(
+        "function f() {}\n(b)\nc\n",
+        |t| js(t, "expression_statement", "c"),
+        "function f() {}\n(b)\n",
+    );
+    // Without `asi` (Python's spec) nothing is added.
+    let mut plain = javascript();
+    plain.asi = None;
+    let doc = parse(&plain, b"a\nx = 1\n;(b)\n").unwrap();
+    let mut out = Vec::new();
+    render(
+        &plain,
+        &doc,
+        &js(&doc.tree, "expression_statement", "x = 1\n;"),
+        &mut out,
+    );
+    assert_eq!(out, b"a\n(b)\n");
 }

@@ -1,0 +1,173 @@
+//! End-to-end tests of `whittle` on JavaScript, with `node` as the real oracle.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "these tests run the whittle binary, node and real test commands"
+)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A scratch directory with the files of one test case.
+struct Case {
+    dir: tempfile::TempDir,
+}
+
+impl Case {
+    fn new() -> Case {
+        Case {
+            dir: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.path(name);
+        fs::write(&p, text).expect("write fixture");
+        p
+    }
+
+    fn run(&self, program: &str, args: &[&str]) -> Output {
+        Command::new(program)
+            .args(args)
+            .current_dir(self.dir.path())
+            .output()
+            .unwrap_or_else(|e| {
+                panic!("run {program}: {e} (node is needed: apt-get install nodejs)")
+            })
+    }
+
+    fn whittle(&self, args: &[&str]) -> Output {
+        self.run(env!("CARGO_BIN_EXE_whittle"), args)
+    }
+
+    fn sh(&self, command: &str) -> Output {
+        self.run("sh", &["-c", command])
+    }
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn read(p: &Path) -> String {
+    fs::read_to_string(p).unwrap_or_else(|e| panic!("read {}: {e}", p.display()))
+}
+
+/// An order book in the "standard" style (no semicolons, `;(` and `;[` lines). An unknown discount
+/// code makes `node` throw a TypeError four calls deep.
+const ORDERS: &str = include_str!("../../../fixtures/javascript/e2e/orders.js");
+
+const TYPE_ERROR: &str = "TypeError: Cannot read properties of undefined (reading 'percent')";
+
+#[test]
+fn reduces_javascript_with_node_as_the_oracle() {
+    let case = Case::new();
+    let input = case.write("orders.js", ORDERS);
+    let test = format!("node {{}} 2>&1 | grep -qF \"{TYPE_ERROR}\"");
+    let out = case.whittle(&[
+        "reduce",
+        "orders.js",
+        "--test",
+        &test,
+        "-j",
+        "2",
+        "--report",
+        "r.json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let reduced = read(&case.path("orders.reduced.js"));
+    // Still the same TypeError, still JavaScript, and a small part of the original.
+    let still = case.sh(&test.replace("{}", "orders.reduced.js"));
+    assert!(still.status.success(), "no longer throws:\n{reduced}");
+    let check = case.run("node", &["--check", "orders.reduced.js"]);
+    assert!(check.status.success(), "{}\n{reduced}", stderr(&check));
+    assert!(
+        reduced.len() * 8 < ORDERS.len(),
+        "{} of {} bytes left:\n{reduced}",
+        reduced.len(),
+        ORDERS.len()
+    );
+    assert!(reduced.contains(".percent"), "{reduced}");
+    for gone in [
+        "class Item",
+        "money(",
+        "console.log",
+        "TAX_RATE",
+        "customers",
+    ] {
+        assert!(
+            !reduced.contains(gone),
+            "{gone:?} should be gone:\n{reduced}"
+        );
+    }
+    let json: serde_json::Value = serde_json::from_str(&read(&case.path("r.json"))).unwrap();
+    assert_eq!(json["format"], "javascript");
+    assert_eq!(json["gate"], "on");
+    assert!(
+        json["gate_rejections"].as_u64().unwrap() > 0,
+        "the gate saved test runs: {json}"
+    );
+    assert_eq!(read(&input), ORDERS, "the input is never modified");
+}
+
+/// An ES module: the gate takes the module goal, and `export { x as default }` keeps its form.
+#[test]
+fn reduces_an_es_module() {
+    let case = Case::new();
+    case.write(
+        "lib.mjs",
+        "import { strictEqual } from 'node:assert';\n\
+         const unused = [1, 2, 3].map(x => x * 2);\n\
+         export const answer = 42;\n\
+         const size = -1;\n\
+         export { size as default, unused };\n\
+         export function make() { return new Array(size); }\n\
+         make();\n\
+         strictEqual(answer, 42);\n",
+    );
+    let out = case.whittle(&[
+        "reduce",
+        "lib.mjs",
+        "--test",
+        "node {} 2>&1 | grep -q 'RangeError: Invalid array length'",
+        "--report",
+        "r.json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let reduced = read(&case.path("lib.reduced.mjs"));
+    assert!(reduced.contains("new Array(size)"), "{reduced}");
+    assert!(
+        !reduced.contains("strictEqual") && !reduced.contains("unused"),
+        "{reduced}"
+    );
+    let check = case.run("node", &["--check", "lib.reduced.mjs"]);
+    assert!(check.status.success(), "{}\n{reduced}", stderr(&check));
+    let json: serde_json::Value = serde_json::from_str(&read(&case.path("r.json"))).unwrap();
+    assert_eq!(json["format"], "javascript", "chosen by the .mjs extension");
+}
+
+#[test]
+fn tree_and_formats_know_javascript() {
+    let case = Case::new();
+    case.write("a.cjs", "const { x } = require('y')\n;[x].forEach(f)\n");
+    let out = case.whittle(&["tree", "a.cjs"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let dump = stdout(&out);
+    assert!(dump.starts_with("program\n"), "{dump}");
+    assert!(dump.contains("child: lexical_declaration"), "{dump}");
+    assert!(dump.contains("name: object_pattern"), "{dump}");
+    let list = stdout(&case.whittle(&["formats"]));
+    assert!(
+        list.lines()
+            .any(|l| l.starts_with("javascript") && l.contains(".js .mjs .cjs")),
+        "{list}"
+    );
+}
