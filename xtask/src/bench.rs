@@ -1,8 +1,10 @@
 //! `cargo xtask bench`: the side of the benchmark that builds, fetches and runs things. The cases
 //! are in `cases.rs`; what is measured is turned into markdown by `report.rs`.
 
-use crate::cases::{CASES, Case, Oracle, Source, Tool};
-use crate::report::{self, CaseSection, Columns, Environment, Output, OverheadRow, Report, Row};
+use crate::cases::{CASES, Case, NpmTool, Oracle, Show, Source, Step, Tool, Version};
+use crate::report::{
+    self, CaseSection, Columns, Environment, NotRun, Output, OverheadRow, Report, Row,
+};
 use crate::{capture, command, workspace_root};
 use anyhow::{Context, Result, bail};
 use nix::sys::signal::{Signal, kill};
@@ -15,7 +17,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct BenchArgs {
-    /// Only each case's quick plan (hdd* and gtr* at -j 1), plus the overhead rows.
+    /// Only each case's quick plan (a few algorithms at one -j, gtr* also without rules; none
+    /// for a case with a slow oracle), plus the overhead rows.
     #[arg(long)]
     quick: bool,
     /// Run only this case (by its id; repeatable). Default: every case.
@@ -42,6 +45,8 @@ struct Ready {
     input: PathBuf,
     /// The input described for the document.
     input_note: String,
+    /// Environment variables of the oracle (the folder of an npm tool), set for whittle too.
+    env: Vec<(&'static str, PathBuf)>,
 }
 
 /// What every reduction shares.
@@ -71,15 +76,40 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
     let root = workspace_root();
     let cases = select_cases(&args.cases)?;
 
-    // Everything that can be missing is looked for before the long build.
+    // Everything that can be missing is looked for before the long build. A case whose tools
+    // are missing is skipped (and said so in the document), not the whole benchmark.
     let mut tools: Vec<(String, String)> = Vec::new();
+    let mut not_run: Vec<Option<NotRun>> = Vec::new();
     for case in &cases {
+        if case.plan(args.quick).is_empty() {
+            not_run.push(Some(NotRun::NoQuickPlan));
+            continue;
+        }
+        let mut missing = Vec::new();
         for tool in case.tools {
-            let asked = format!("{} {}", tool.program, tool.version_args.join(" "));
-            if !tools.iter().any(|(a, _)| *a == asked) {
-                tools.push((asked, tool_version(tool, case.id)?));
+            let asked = tool.asked();
+            if let Some((_, answer)) = tools.iter().find(|(a, _)| *a == asked) {
+                if answer.starts_with("missing") {
+                    missing.push(format!("`{}` (`{}`)", tool.program, tool.install));
+                }
+                continue;
+            }
+            match tool_version(tool) {
+                Ok(version) => tools.push((asked, version)),
+                Err(why) => {
+                    eprintln!("case {}: {why}", case.id);
+                    tools.push((asked, format!("missing ({why})")));
+                    missing.push(format!("`{}` (`{}`)", tool.program, tool.install));
+                }
             }
         }
+        not_run.push((!missing.is_empty()).then(|| {
+            NotRun::ToolMissing(format!(
+                "{} {} not installed",
+                crate::cases::join_words(&missing),
+                if missing.len() == 1 { "is" } else { "are" }
+            ))
+        }));
     }
     let mut scripts = Vec::new();
     for case in &cases {
@@ -95,29 +125,9 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
     }
 
     let whittle = build_release(&root)?;
-    let mut ready = Vec::new();
-    for (case, script) in cases.into_iter().zip(scripts) {
-        let (input, input_note) = fetch_input(&root, &case)?;
-        if !oracle_accepts(&case, &script, &input)? {
-            bail!(
-                "case {}: the oracle does not find the original input {} interesting",
-                case.id,
-                input.display()
-            );
-        }
-        if passes_check(&case, &input)? == Some(false) {
-            bail!(
-                "case {}: the original input {} already fails the check of the outputs",
-                case.id,
-                input.display()
-            );
-        }
-        ready.push(Ready {
-            case,
-            script,
-            input,
-            input_note,
-        });
+    let mut prepared: Vec<Result<Ready, CaseSection>> = Vec::new();
+    for ((case, script), skip) in cases.into_iter().zip(scripts).zip(not_run) {
+        prepared.push(prepare(&root, case, script, skip, args.quick, &mut tools)?);
     }
 
     let now = SystemTime::now()
@@ -152,9 +162,14 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
         budget: Duration::from_secs_f64(args.budget_minutes.max(0.0) * 60.0),
     };
     let mut sections = Vec::new();
-    for r in &ready {
-        eprintln!("case {}:", r.case.id);
-        sections.push(run_case(&runner, r, args.quick, &mut env)?);
+    for p in prepared {
+        match p {
+            Ok(r) => {
+                eprintln!("case {}:", r.case.id);
+                sections.push(run_case(&runner, &r, args.quick, &mut env)?);
+            }
+            Err(section) => sections.push(section),
+        }
     }
 
     let overhead = overhead_rows(&whittle, work.path(), args.repeat.max(1), &mut env)?;
@@ -178,6 +193,115 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Makes a case ready to run: installs its npm tool, fetches its input and checks that the
+/// oracle accepts it and that it passes the check. `Err` is the section of a case that does not
+/// run, saying why.
+fn prepare(
+    root: &Path,
+    case: Case,
+    script: PathBuf,
+    skip: Option<NotRun>,
+    quick: bool,
+    tools: &mut Vec<(String, String)>,
+) -> Result<Result<Ready, CaseSection>> {
+    let not_run = |why: NotRun, input: String| {
+        eprintln!("case {}: {}", case.id, why.sentence());
+        Ok(Err(CaseSection {
+            not_run: Some(why),
+            ..section_head(&case, input, quick)
+        }))
+    };
+    let unfetched = format!("`{}`", case.file_name);
+    if let Some(why) = skip {
+        return not_run(why, unfetched);
+    }
+    let mut env = Vec::new();
+    if let Some(npm) = case.npm {
+        match ensure_npm(root, &npm) {
+            Ok(dir) => {
+                let asked = format!("{} (npm {})", npm.name, npm.package);
+                if !tools.iter().any(|(a, _)| *a == asked) {
+                    tools.push((
+                        asked,
+                        format!("{} (`{}`)", npm.version, npm.dir_path().display()),
+                    ));
+                }
+                env.push((npm.env, dir));
+            }
+            Err(why) => {
+                return not_run(
+                    NotRun::ToolMissing(format!(
+                        "{} (npm `{}`) could not be installed in `{}`: {why}",
+                        npm.name,
+                        npm.spec(),
+                        npm.dir_path().display()
+                    )),
+                    unfetched,
+                );
+            }
+        }
+    }
+    let (input, input_note) = fetch_input(root, &case)?;
+    let ready = Ready {
+        case,
+        script,
+        input,
+        input_note,
+        env,
+    };
+    if !oracle_accepts(&ready, &ready.input)? {
+        return not_run(
+            NotRun::Broken(format!(
+                "the oracle does not find the original input `{}` interesting (is the tool \
+                 working?)",
+                ready.input.display()
+            )),
+            ready.input_note,
+        );
+    }
+    if passes_check(&case, &ready.input)? == Some(false) {
+        return not_run(
+            NotRun::Broken(format!(
+                "the original input `{}` already fails the check of the outputs",
+                ready.input.display()
+            )),
+            ready.input_note,
+        );
+    }
+    Ok(Ok(ready))
+}
+
+/// What a case's section says whether or not it runs: what it is, its input, oracle, check and
+/// plan.
+fn section_head(case: &Case, input: String, quick: bool) -> CaseSection {
+    let mut algorithms = case.formats_sentence(quick);
+    if quick && case.plan(true).is_empty() {
+        algorithms =
+            case.formats_sentence(false)
+                .replacen("Algorithms:", "Algorithms of a full run:", 1);
+    }
+    CaseSection {
+        id: case.id.to_string(),
+        about: case.about.to_string(),
+        input,
+        oracle: case.oracle_sentence(),
+        check: case.check.map(|c| {
+            format!(
+                "`{}` (exit 0 = {}), run by the benchmark on every output",
+                c.shown(),
+                c.name
+            )
+        }),
+        algorithms,
+        columns: Columns {
+            gate_rejections: case.gate_rejections_column,
+            check: case.check.map(|c| c.name.to_string()),
+        },
+        note: case.note.map(str::to_string),
+        ..CaseSection::default()
+    }
+}
+
 /// Runs a case's plan: every algorithm at every `-j`, one at a time.
 fn run_case(
     runner: &Runner<'_>,
@@ -189,61 +313,88 @@ fn run_case(
     let plan = case.plan(quick);
     let mut rows: Vec<Row> = Vec::new();
     let mut outputs = Vec::new();
-    for &(algorithm, lang) in plan.algorithms {
+    // The output of the first `-j` of each step.
+    let mut firsts: Vec<(Step, Option<Vec<u8>>)> = Vec::new();
+    for step in plan.steps() {
         let mut produced: Vec<Option<Vec<u8>>> = Vec::new();
+        let mut files = Vec::new();
         let first = rows.len();
         for &j in plan.jobs {
             env.max_foreign_rustc = env.max_foreign_rustc.max(foreign_rustc());
-            let (row, bytes) = reduce_once(runner, ready, algorithm, lang, j)?;
+            let (row, bytes, file) = reduce_once(runner, ready, step, j)?;
             eprintln!("{}", summary_line(&row));
             produced.push(bytes);
+            files.push(file);
             rows.push(row);
         }
         let same = same_outputs(&produced);
         for r in &mut rows[first..] {
             r.same_output_across_jobs = same;
         }
-        for (k, (bytes, &j)) in produced.iter().zip(plan.jobs).enumerate() {
+        // Without rules, the output is shown only where it differs from the one with them.
+        let with_rules = firsts
+            .iter()
+            .find(|(s, _)| s.rules && s.algorithm == step.algorithm && s.lang == step.lang)
+            .and_then(|(_, b)| b.as_ref());
+        for (k, ((bytes, file), &j)) in produced.iter().zip(&files).zip(plan.jobs).enumerate() {
             // The first -j always; the others only where they differ from it.
-            let shown = k == 0 || (same == Some(false) && bytes.as_ref() != produced[0].as_ref());
+            let shown = if k == 0 {
+                step.rules || bytes.as_ref() != with_rules
+            } else {
+                same == Some(false) && bytes.as_ref() != produced[0].as_ref()
+            };
             if let (true, Some(bytes)) = (shown, bytes) {
-                outputs.push(Output {
-                    label: format!("`{algorithm}` (`--lang {lang}`, `-j {j}`)"),
-                    bytes: bytes.clone(),
-                });
+                outputs.push(output_shown(case.show, step, j, bytes, file));
             }
         }
-    }
-    let shown_script = case.oracle.shown_path();
-    let mut oracle = format!(
-        "`{}` (exit 0 = interesting)",
-        case.oracle.test_command(&shown_script)
-    );
-    if !case.oracle.explain.is_empty() {
-        oracle.push_str(": ");
-        oracle.push_str(case.oracle.explain);
+        firsts.push((step, produced.into_iter().next().flatten()));
     }
     Ok(CaseSection {
-        id: case.id.to_string(),
-        about: case.about.to_string(),
-        input: ready.input_note.clone(),
-        oracle,
-        check: case.check.map(|c| {
-            format!(
-                "`{}` (exit 0 = {}), run by the benchmark on every output",
-                c.shown(),
-                c.name
-            )
-        }),
-        algorithms: case.formats_sentence(quick),
-        columns: Columns {
-            gate_rejections: case.gate_rejections_column,
-            check: case.check.map(|c| c.name.to_string()),
-        },
         rows,
-        note: case.note.map(str::to_string),
         outputs,
+        ..section_head(case, ready.input_note.clone(), quick)
     })
+}
+
+/// An output as its case's section shows it: as it is, or as the case's viewer prints it.
+fn output_shown(show: Show, step: Step, jobs: usize, bytes: &[u8], file: &Path) -> Output {
+    let (shown, view) = match show {
+        Show::Raw => (bytes.to_vec(), None),
+        Show::Through { program, args } => {
+            let out = command(program)
+                .args(args.iter().map(|a| {
+                    if *a == "{}" {
+                        file.as_os_str().to_owned()
+                    } else {
+                        OsString::from(a)
+                    }
+                }))
+                .stdin(Stdio::null())
+                .stderr(Stdio::null())
+                .output();
+            match out {
+                // qpdf exits 3 when it only warned; what it printed is still the file.
+                Ok(o) if matches!(o.status.code(), Some(0 | 3)) && !o.stdout.is_empty() => {
+                    (o.stdout, show.shown().map(|c| format!("`{c}`")))
+                }
+                _ => (
+                    bytes.to_vec(),
+                    Some(format!("itself (`{program}` could not show it)")),
+                ),
+            }
+        }
+    };
+    Output {
+        label: format!(
+            "`{}` (`--lang {}`, `-j {jobs}`{})",
+            step.algorithm,
+            step.lang,
+            if step.rules { "" } else { ", `--no-rules`" }
+        ),
+        bytes: shown,
+        size: bytes.len(),
+        view,
+    }
 }
 
 /// Whether the outputs of the `-j` values of one algorithm are byte-identical: `None` when fewer
@@ -257,20 +408,89 @@ pub(crate) fn same_outputs(produced: &[Option<Vec<u8>>]) -> Option<bool> {
     Some(all.windows(2).all(|w| w[0] == w[1]))
 }
 
-/// The version a tool reports (first line of stdout and stderr), and where it is on `PATH`.
-fn tool_version(tool: &Tool, case: &str) -> Result<String> {
-    let text = capture_any(command(tool.program).args(tool.version_args)).map_err(|_| {
-        anyhow::anyhow!(
-            "`{}` is needed by case {case} but does not run; install it with `{}`",
-            tool.program,
-            tool.install
-        )
-    })?;
-    let version = text.lines().next().unwrap_or("").trim().to_string();
+/// The version of a tool, and where it is on `PATH`; `Err` says why it is missing.
+fn tool_version(tool: &Tool) -> Result<String, String> {
+    let not_running = || format!("`{}` does not run", tool.program);
+    let version = match tool.version {
+        Version::Args(args) => {
+            let text = capture_any(command(tool.program).args(args)).map_err(|_| not_running())?;
+            text.lines().next().unwrap_or("").trim().to_string()
+        }
+        Version::Debian(package) => {
+            if on_path(tool.program).is_none() {
+                return Err(format!("`{}` is not on PATH", tool.program));
+            }
+            let version = capture(
+                command("dpkg-query")
+                    .args(["-W", "-f", "${Version}"])
+                    .arg(package),
+            )
+            .unwrap_or_else(|_| "unknown version".to_string());
+            format!("Debian {package} {version}")
+        }
+    };
     Ok(match on_path(tool.program) {
         Some(p) => format!("{version} (`{}`)", p.display()),
         None => version,
     })
+}
+
+/// Installs an npm tool in `target/bench-tools/npm/DIR` unless the pinned version is there, as
+/// `setup_tools.sh` does (`npm init -y`, then `npm install --save-exact PACKAGE@VERSION`).
+/// Returns the folder (absolute), or why it could not.
+fn ensure_npm(root: &Path, tool: &NpmTool) -> Result<PathBuf, String> {
+    let dir = root.join(tool.dir_path());
+    let installed = || {
+        std::fs::read_to_string(root.join(tool.package_json()))
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|v| v.get("version")?.as_str().map(str::to_string))
+    };
+    if installed().as_deref() == Some(tool.version) {
+        return Ok(dir);
+    }
+    eprintln!(
+        "installing {} (npm {}) in {}…",
+        tool.name,
+        tool.spec(),
+        dir.display()
+    );
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create the folder: {e}"))?;
+    let npm = |args: &[&str]| -> Result<(), String> {
+        let out = command("npm")
+            .args(args)
+            .current_dir(&dir)
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| format!("cannot run `npm` ({e}; `apt-get install -y npm`)"))?;
+        if out.status.success() {
+            return Ok(());
+        }
+        let tail = stderr_tail(&String::from_utf8_lossy(&out.stderr));
+        Err(format!(
+            "`npm {}` failed ({}){}",
+            args.join(" "),
+            out.status,
+            if tail.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", tail.trim_end_matches('.'))
+            }
+        ))
+    };
+    if !dir.join("package.json").is_file() {
+        npm(&["init", "-y"])?;
+    }
+    // Not `--silent` as in setup_tools.sh: the output is captured, and its end says why it failed.
+    npm(&["install", "--save-exact", &tool.spec()])?;
+    match installed() {
+        Some(v) if v == tool.version => Ok(dir),
+        Some(v) => Err(format!("npm installed version {v}, not {}", tool.version)),
+        None => Err(format!(
+            "npm install left no {}",
+            tool.package_json().display()
+        )),
+    }
 }
 
 /// The first `program` on `PATH`.
@@ -341,6 +561,12 @@ fn fetch_input(root: &Path, case: &Case) -> Result<(PathBuf, String)> {
             "kept in",
         ),
         Source::PythonStdlib { path } => (copy_from_stdlib(&file, path)?, "copied to"),
+        Source::Shared { path } => {
+            let from = shared_dir(root)?.join(path);
+            std::fs::copy(&from, &file)
+                .with_context(|| format!("cannot copy {}", from.display()))?;
+            (format!("`../shared/{path}`"), "copied to")
+        }
     };
     let size = std::fs::metadata(&file)
         .with_context(|| format!("cannot read {}", file.display()))?
@@ -434,7 +660,8 @@ fn copy_from_stdlib(file: &Path, path: &str) -> Result<String> {
 
 /// Runs a case's oracle on `file` directly, as whittle does: on a copy under the input's name
 /// in a fresh directory, which is also the working directory. Exit 0 means still interesting.
-fn oracle_accepts(case: &Case, script: &Path, file: &Path) -> Result<bool> {
+fn oracle_accepts(ready: &Ready, file: &Path) -> Result<bool> {
+    let (case, script) = (&ready.case, &ready.script);
     let dir = tempfile::Builder::new()
         .prefix("whittle-bench-check-")
         .tempdir()
@@ -444,6 +671,7 @@ fn oracle_accepts(case: &Case, script: &Path, file: &Path) -> Result<bool> {
     let status = command(script)
         .arg(&copy)
         .args(case.oracle.args)
+        .envs(ready.env.iter().map(|(k, v)| (k, v)))
         .current_dir(dir.path())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -483,6 +711,7 @@ struct Finished {
 fn run_whittle(
     whittle: &Path,
     args: &[OsString],
+    env: &[(&str, PathBuf)],
     dir: &Path,
     budget: Duration,
 ) -> Result<Finished> {
@@ -491,6 +720,7 @@ fn run_whittle(
     let started = Instant::now();
     let mut child = command(whittle)
         .args(args)
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -528,24 +758,28 @@ fn stderr_tail(stderr: &str) -> String {
     lines[lines.len().saturating_sub(3)..].join(" / ")
 }
 
-/// Reduces a case's input once; returns the row and the output bytes.
+/// Reduces a case's input once; returns the row, the output bytes and the output's path.
 fn reduce_once(
     runner: &Runner<'_>,
     ready: &Ready,
-    algorithm: &str,
-    lang: &str,
+    step: Step,
     jobs: usize,
-) -> Result<(Row, Option<Vec<u8>>)> {
+) -> Result<(Row, Option<Vec<u8>>, PathBuf)> {
     let case = &ready.case;
+    let Step {
+        algorithm,
+        lang,
+        rules,
+    } = step;
     let tag = algorithm.replace('*', "star").replace('+', "plus");
-    let dir = runner
-        .work
-        .join(case.id)
-        .join(format!("{tag}-{lang}-j{jobs}"));
+    let dir = runner.work.join(case.id).join(format!(
+        "{tag}-{lang}-j{jobs}{}",
+        if rules { "" } else { "-norules" }
+    ));
     std::fs::create_dir_all(&dir)?;
     let out = dir.join(format!("out-{}", case.file_name));
     let json = dir.join("report.json");
-    let args: Vec<OsString> = vec![
+    let mut args: Vec<OsString> = vec![
         "reduce".into(),
         ready.input.clone().into(),
         "--test".into(),
@@ -562,13 +796,20 @@ fn reduce_once(
         json.clone().into(),
         "-q".into(),
     ];
-    eprintln!("reducing with {algorithm} --lang {lang} -j {jobs}…");
-    let finished = run_whittle(runner.whittle, &args, &dir, runner.budget)?;
+    if !rules {
+        args.push("--no-rules".into());
+    }
+    eprintln!(
+        "reducing with {algorithm} --lang {lang} -j {jobs}{}…",
+        if rules { "" } else { " --no-rules" }
+    );
+    let finished = run_whittle(runner.whittle, &args, &ready.env, &dir, runner.budget)?;
     let mut row = Row {
         case: case.id.to_string(),
         algorithm: algorithm.to_string(),
         lang: lang.to_string(),
         jobs,
+        no_rules: !rules,
         budget_minutes_hit: finished
             .budget_hit
             .then(|| runner.budget.as_secs_f64() / 60.0),
@@ -590,22 +831,23 @@ fn reduce_once(
     }
     let bytes = std::fs::read(&out).ok();
     if bytes.is_some() {
-        row.still_interesting = Some(oracle_accepts(case, &ready.script, &out)?);
+        row.still_interesting = Some(oracle_accepts(ready, &out)?);
         row.check = passes_check(case, &out)?;
     }
-    Ok((row, bytes))
+    Ok((row, bytes, out))
 }
 
 fn summary_line(r: &Row) -> String {
     match (&r.report, &r.failure) {
         (_, Some(why)) => format!("  failed: {why}"),
         (Some(rep), None) => format!(
-            "  {} → {} bytes, {} oracle calls, {} gate rejections, {:.2} s, still interesting: \
-             {}{}",
+            "  {} → {} bytes, {} oracle calls, {} gate rejections, {} filtered, {:.2} s, still \
+             interesting: {}{}",
             rep.bytes_before,
             rep.bytes_after,
             rep.oracle_calls,
             rep.gate_rejections,
+            rep.filtered,
             rep.wall_seconds,
             report::yes_no(r.still_interesting),
             r.check.map_or(String::new(), |c| format!(
@@ -690,7 +932,7 @@ fn overhead_rows(
             ];
             args.extend(options.iter().map(OsString::from));
             env.max_foreign_rustc = env.max_foreign_rustc.max(foreign_rustc());
-            let f = run_whittle(whittle, &args, &dir, Duration::from_secs(600))?;
+            let f = run_whittle(whittle, &args, &[], &dir, Duration::from_secs(600))?;
             row.exits.push(f.exit);
             row.walls.push(f.wall);
         }

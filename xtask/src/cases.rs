@@ -4,6 +4,7 @@
 //! Nothing here starts a process, so all of it is unit-tested in `tests.rs`.
 
 use crate::report::shell_quote;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The `--lang` of whittle's line-based format, which `ddmin` works on.
@@ -36,6 +37,11 @@ pub(crate) struct Case {
     pub(crate) gate_rejections_column: bool,
     /// A line printed under the case's table (markdown), such as other reducers' figures.
     pub(crate) note: Option<&'static str>,
+    /// An npm package the oracle needs, which the benchmark installs itself under
+    /// `target/bench-tools/` (as `setup_tools.sh` does); without it the case is skipped.
+    pub(crate) npm: Option<NpmTool>,
+    /// How the document shows the outputs.
+    pub(crate) show: Show,
 }
 
 /// Where a case's input comes from.
@@ -50,6 +56,9 @@ pub(crate) enum Source {
     /// A file under the standard-library folder of the local `python3`
     /// (`sysconfig.get_paths()["stdlib"]`), copied afresh on every run.
     PythonStdlib { path: &'static str },
+    /// A file under the shared folder (`../shared`, or `$WHITTLE_SHARED`), copied afresh on
+    /// every run.
+    Shared { path: &'static str },
 }
 
 /// Where an oracle script lives.
@@ -77,13 +86,109 @@ pub(crate) struct Plan {
     pub(crate) jobs: &'static [usize],
 }
 
-/// A program a case needs.
+/// A program a case needs; without it the case is skipped ("tool missing").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Tool {
     pub(crate) program: &'static str,
-    pub(crate) version_args: &'static [&'static str],
-    /// How to get it, for the error message when it is missing.
+    pub(crate) version: Version,
+    /// How to get it, for the note when it is missing.
     pub(crate) install: &'static str,
+}
+
+/// How to learn a tool's version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Version {
+    /// Run it with these arguments; the first line it prints (stdout or stderr) is the version.
+    Args(&'static [&'static str]),
+    /// It has no working `--version` (pdfcop says "version unknown" and exits 1): ask `dpkg`
+    /// for the version of the Debian package that installs it.
+    Debian(&'static str),
+}
+
+impl Tool {
+    /// The key of the tool's line in the document's "Where and how": how its version is asked.
+    pub(crate) fn asked(&self) -> String {
+        match self.version {
+            Version::Args(args) => {
+                let mut words = vec![self.program];
+                words.extend(args);
+                words.join(" ")
+            }
+            // The answer names the package ("Debian origami-pdf 2.1.0-1~exp2").
+            Version::Debian(_) => self.program.to_string(),
+        }
+    }
+}
+
+/// An npm package installed by the benchmark in `target/bench-tools/npm/DIR` (the layout of
+/// `setup_tools.sh TOOLSDIR` with `TOOLSDIR` = `target/bench-tools`), whose folder the oracle
+/// reads from an environment variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NpmTool {
+    /// What it is, for the document ("pdf.js").
+    pub(crate) name: &'static str,
+    /// The package.
+    pub(crate) package: &'static str,
+    /// The pinned version (`setup_tools.sh`'s).
+    pub(crate) version: &'static str,
+    /// The folder under `target/bench-tools/npm/`.
+    pub(crate) dir: &'static str,
+    /// The environment variable the oracle finds the folder in.
+    pub(crate) env: &'static str,
+}
+
+impl NpmTool {
+    /// The install folder, relative to the workspace root.
+    pub(crate) fn dir_path(&self) -> PathBuf {
+        Path::new("target/bench-tools/npm").join(self.dir)
+    }
+
+    /// `package@version`, as `npm install` takes it.
+    pub(crate) fn spec(&self) -> String {
+        format!("{}@{}", self.package, self.version)
+    }
+
+    /// The `package.json` of the installed package, relative to the workspace root.
+    pub(crate) fn package_json(&self) -> PathBuf {
+        self.dir_path()
+            .join("node_modules")
+            .join(self.package)
+            .join("package.json")
+    }
+}
+
+/// How the document shows a case's outputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Show {
+    /// As they are (cut when long).
+    Raw,
+    /// As `PROGRAM ARGS...` prints them, `{}` in the arguments being the output file: for PDFs,
+    /// whose objects whittle writes into compressed object streams, qpdf's uncompressed QDF form.
+    /// Raw, if the program fails.
+    Through {
+        program: &'static str,
+        args: &'static [&'static str],
+    },
+}
+
+impl Show {
+    /// The command with `FILE` for the file, as the document shows it (`None` for [`Show::Raw`]).
+    pub(crate) fn shown(&self) -> Option<String> {
+        match self {
+            Show::Raw => None,
+            Show::Through { program, args } => {
+                let mut words = vec![program.to_string()];
+                words.extend(args.iter().map(|a| {
+                    if *a == "{}" {
+                        "FILE".to_string()
+                    } else {
+                        shell_quote(a)
+                    }
+                }));
+                Some(words.join(" "))
+            }
+        }
+    }
 }
 
 /// A check run by the benchmark on every output: `PROGRAM ARGS... FILE`, exit 0 = passes.
@@ -97,24 +202,79 @@ pub(crate) struct Check {
 
 const XMLLINT: Tool = Tool {
     program: "xmllint",
-    version_args: &["--version"],
+    version: Version::Args(&["--version"]),
     install: "apt-get install -y libxml2-utils",
 };
 
 const PYTHON3: Tool = Tool {
     program: "python3",
-    version_args: &["--version"],
+    version: Version::Args(&["--version"]),
     install: "apt-get install -y python3",
 };
 
 const TIMEOUT: Tool = Tool {
     program: "timeout",
-    version_args: &["--version"],
+    version: Version::Args(&["--version"]),
     install: "apt-get install -y coreutils",
 };
 
+const PDFCOP: Tool = Tool {
+    program: "pdfcop",
+    version: Version::Debian("origami-pdf"),
+    install: "apt-get install -y origami-pdf",
+};
+
+const QPDF: Tool = Tool {
+    program: "qpdf",
+    version: Version::Args(&["--version"]),
+    install: "apt-get install -y qpdf",
+};
+
+const NODE: Tool = Tool {
+    program: "node",
+    version: Version::Args(&["--version"]),
+    install: "apt-get install -y nodejs",
+};
+
+/// The algorithms that also run with `--no-rules`, beside their rows with the shipped rules:
+/// what the learned rules buy (issue #6).
+pub(crate) const ALSO_WITHOUT_RULES: [&str; 2] = ["gtr", "gtr*"];
+
+/// A PDF output passes when qpdf finds no error and has no warning (exit 0; 3 is "warnings",
+/// 2 "errors").
+const VALID_PDF: Check = Check {
+    name: "valid PDF",
+    program: "qpdf",
+    args: &["--check"],
+};
+
+/// PDF outputs are shown uncompressed, objects out of their object streams.
+const SHOW_PDF: Show = Show::Through {
+    program: "qpdf",
+    args: &[
+        "--qdf",
+        "--object-streams=disable",
+        "--deterministic-id",
+        "{}",
+        "-",
+    ],
+};
+
+/// What the note under a pdfcop case's table says about `-j`.
+const PDFCOP_JOBS_NOTE: &str = "PDF rows run at `-j 2` only: pdfcop takes about 1–3 s per call, \
+     so the `-j 1` rows would double the time of the run for little more to learn.";
+
+/// pdf.js, pinned as `setup_tools.sh` pins it.
+const PDFJS: NpmTool = NpmTool {
+    name: "pdf.js",
+    package: "pdfjs-dist",
+    version: "4.10.38",
+    dir: "pdfjs4",
+    env: "PDFJS_DIR",
+};
+
 /// Every case, in the order of the document.
-pub(crate) const CASES: [Case; 2] = [
+pub(crate) const CASES: [Case; 5] = [
     Case {
         id: "xml-iso-entity",
         about: "Not well-formed XML: a raw `&` in an attribute value, which xmllint must keep \
@@ -149,6 +309,8 @@ pub(crate) const CASES: [Case; 2] = [
         check: None,
         gate_rejections_column: false,
         note: None,
+        npm: None,
+        show: Show::Raw,
     },
     Case {
         id: "py-underlying-dict",
@@ -192,13 +354,180 @@ pub(crate) const CASES: [Case; 2] = [
             "For comparison, on this machine C-Reduce reached 137 bytes, C-Vise 142, treereduce \
              230 (from 282) (figures from issue #3, not re-measured here).",
         ),
+        npm: None,
+        show: Show::Raw,
+    },
+    Case {
+        id: "pdf-js-at-opening",
+        about: "Security triage: origami's pdfcop rejects a one-page tax form because JavaScript \
+                runs when it opens. The file has 55 JavaScript actions, most of them inside \
+                compressed object streams, which the PDF front end must decode.",
+        file_name: "160F-2019.pdf",
+        source: Source::Shared {
+            path: "bench-data/pdf/160F-2019.pdf",
+        },
+        oracle: Oracle {
+            script: Script::Shared("bench/oracles/pdf_pdfcop.sh"),
+            args: &["caused by \\[:allowJSAtOpening\\]"],
+            explain: "`pdfcop -n -p standard` still rejects the file because JavaScript runs at \
+                      opening (about 1–3 s per call)",
+        },
+        lang: "pdf",
+        full: Plan {
+            algorithms: &[
+                ("hdd", "pdf"),
+                ("hdd*", "pdf"),
+                ("gtr", "pdf"),
+                ("gtr*", "pdf"),
+            ],
+            jobs: &[2],
+        },
+        quick: Plan {
+            algorithms: &[("gtr*", "pdf")],
+            jobs: &[2],
+        },
+        tools: &[PDFCOP, TIMEOUT, QPDF],
+        check: Some(VALID_PDF),
+        gate_rejections_column: true,
+        note: Some(PDFCOP_JOBS_NOTE),
+        npm: None,
+        show: SHOW_PDF,
+    },
+    Case {
+        id: "pdf-pdfcop-crash",
+        about: "A crash in the analyser itself: pdfcop's XML parser (REXML) dies on the XFA \
+                packet of a 3 MB Canadian immigration form.",
+        file_name: "xfa_filled_imm1344e.pdf",
+        source: Source::Shared {
+            path: "bench-data/pdf/xfa_filled_imm1344e.pdf",
+        },
+        oracle: Oracle {
+            script: Script::Shared("bench/oracles/pdf_pdfcop.sh"),
+            args: &["Illegal character \"&\" in raw string"],
+            explain: "pdfcop still crashes with REXML's message",
+        },
+        lang: "pdf",
+        full: Plan {
+            algorithms: &[("hdd*", "pdf"), ("gtr*", "pdf")],
+            jobs: &[2],
+        },
+        quick: Plan {
+            algorithms: &[],
+            jobs: &[],
+        },
+        tools: &[PDFCOP, TIMEOUT, QPDF],
+        check: Some(VALID_PDF),
+        gate_rejections_column: true,
+        note: Some(PDFCOP_JOBS_NOTE),
+        npm: None,
+        show: SHOW_PDF,
+    },
+    Case {
+        id: "pdf-openaction-small",
+        about: "A tiny smoke test: a 1 KB PDF whose /OpenAction is JavaScript calling \
+                `this.print`, which pdf.js must still find.",
+        file_name: "issue6106.pdf",
+        source: Source::Shared {
+            path: "bench-data/pdf/issue6106.pdf",
+        },
+        oracle: Oracle {
+            script: Script::Shared("bench/oracles/pdf_pdfjs_jsactions.sh"),
+            args: &["^OpenAction$", "this.print"],
+            explain: "pdf.js still loads the file and reports a document-level JavaScript \
+                      action named `OpenAction` whose code contains `this.print` (about 0.4 s \
+                      per call)",
+        },
+        lang: "pdf",
+        full: Plan {
+            algorithms: &[
+                ("hdd", "pdf"),
+                ("hdd*", "pdf"),
+                ("gtr", "pdf"),
+                ("gtr*", "pdf"),
+            ],
+            jobs: &[1, 2],
+        },
+        quick: Plan {
+            algorithms: &[("gtr*", "pdf")],
+            jobs: &[1],
+        },
+        tools: &[NODE, PYTHON3, TIMEOUT, QPDF],
+        check: Some(VALID_PDF),
+        gate_rejections_column: true,
+        note: None,
+        npm: Some(PDFJS),
+        show: SHOW_PDF,
     },
 ];
+
+/// One line of a case's table, less the `-j`: an algorithm on a format, with the shipped rules
+/// or with `--no-rules`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Step {
+    pub(crate) algorithm: &'static str,
+    pub(crate) lang: &'static str,
+    /// Whether whittle uses its shipped rules (its default); `false` is `--no-rules`.
+    pub(crate) rules: bool,
+}
+
+impl Plan {
+    /// What runs, in the order of the table: each algorithm of the plan, and right after it
+    /// the same without rules if it is one of [`ALSO_WITHOUT_RULES`]. Each runs at every `-j`.
+    pub(crate) fn steps(&self) -> Vec<Step> {
+        let mut steps = Vec::new();
+        for &(algorithm, lang) in self.algorithms {
+            steps.push(Step {
+                algorithm,
+                lang,
+                rules: true,
+            });
+            if ALSO_WITHOUT_RULES.contains(&algorithm) {
+                steps.push(Step {
+                    algorithm,
+                    lang,
+                    rules: false,
+                });
+            }
+        }
+        steps
+    }
+
+    /// Whether the plan runs nothing (a case with no quick plan).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.algorithms.is_empty() || self.jobs.is_empty()
+    }
+}
 
 impl Case {
     /// The plan of a full or a quick run.
     pub(crate) fn plan(&self, quick: bool) -> Plan {
         if quick { self.quick } else { self.full }
+    }
+
+    /// The oracle as the document shows it: the command (with `VAR=…` before it for the folder
+    /// of an npm tool), and what it does.
+    pub(crate) fn oracle_sentence(&self) -> String {
+        let prefix = self.npm.map_or(String::new(), |n| format!("{}=… ", n.env));
+        let mut text = format!(
+            "`{prefix}{}` (exit 0 = interesting)",
+            self.oracle.test_command(&self.oracle.shown_path())
+        );
+        if !self.oracle.explain.is_empty() {
+            text.push_str(": ");
+            text.push_str(self.oracle.explain);
+        }
+        if let Some(n) = self.npm {
+            let _ = write!(
+                text,
+                "; `{}` is `{}`, where the benchmark installs {} (npm `{}`) as \
+                 `../shared/bench/setup_tools.sh` does",
+                n.env,
+                n.dir_path().display(),
+                n.name,
+                n.spec()
+            );
+        }
+        text
     }
 
     /// Where the input is kept, relative to the workspace root.
@@ -225,8 +554,15 @@ impl Case {
                 format!("{} on `--lang {lang}`", join_words(&names))
             })
             .collect();
+        let without: Vec<String> = self
+            .plan(quick)
+            .algorithms
+            .iter()
+            .filter(|(a, _)| ALSO_WITHOUT_RULES.contains(a))
+            .map(|(a, _)| format!("`{a}`"))
+            .collect();
         format!(
-            "Algorithms: {}; `-j` {}.",
+            "Algorithms: {}; `-j` {}.{}",
             parts.join(", "),
             join_words(
                 &self
@@ -235,7 +571,12 @@ impl Case {
                     .iter()
                     .map(ToString::to_string)
                     .collect::<Vec<_>>()
-            )
+            ),
+            if without.is_empty() {
+                String::new()
+            } else {
+                format!(" {} also run with `--no-rules`.", join_words(&without))
+            }
         )
     }
 }

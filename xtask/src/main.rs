@@ -2,8 +2,9 @@
 //!
 //! - `cargo xtask bench [--quick] [--case ID]... [--out docs/benchmarks.md]` builds the release
 //!   binary, reduces the real cases of `cases.rs` (from `../shared/guide/cases.md`) with their
-//!   algorithms at `-j 1` and `-j 2`, measures whittle's own overhead on tiny inputs, and writes
-//!   the whole of `docs/benchmarks.md`;
+//!   algorithms at their `-j` values (`gtr` and `gtr*` also with `--no-rules`), installs the
+//!   npm tools an oracle needs under `target/bench-tools/`, measures whittle's own overhead on
+//!   tiny inputs, and writes the whole of `docs/benchmarks.md`;
 //! - `cargo xtask xml-roundtrip [DIR...]` parses every XML file under the directories with
 //!   `whittle_xml::Xml`, renders it unedited and counts byte-exact round trips and gate passes;
 //! - `cargo xtask corpora [--only python|xml|pdf]` fetches the pinned corpora, relearns the

@@ -36,6 +36,9 @@ pub(crate) struct Report {
     pub(crate) interrupted: bool,
     #[serde(default)]
     pub(crate) gate: Option<String>,
+    /// Where the rules came from: `shipped: corpora/FORMAT.rules.json`, a file, or `none`.
+    #[serde(default)]
+    pub(crate) rules: Option<String>,
 }
 
 impl Report {
@@ -81,6 +84,9 @@ pub(crate) struct Row {
     pub(crate) algorithm: String,
     pub(crate) lang: String,
     pub(crate) jobs: usize,
+    /// Whether the run had `--no-rules` (else whittle used its shipped rules, if the format has
+    /// any).
+    pub(crate) no_rules: bool,
     /// The report, if whittle wrote one.
     pub(crate) report: Option<Report>,
     /// Why the run failed (a bad exit status, with the end of its stderr), if it did.
@@ -94,6 +100,43 @@ pub(crate) struct Row {
     /// Whether the output passes the case's extra check, such as "valid Python" (`None`: the
     /// case has none, or there is no output).
     pub(crate) check: Option<bool>,
+}
+
+impl Row {
+    /// The *rules* cell: `none` for `--no-rules`; else `shipped`, or `n/a` when the report says
+    /// the run had none (a format without shipped rules, such as `lines`), or the rules file.
+    pub(crate) fn rules_cell(&self) -> String {
+        if self.no_rules {
+            return "none".to_string();
+        }
+        match self.report.as_ref().and_then(|r| r.rules.as_deref()) {
+            None => "shipped".to_string(),
+            Some(r) if r.starts_with("shipped") => "shipped".to_string(),
+            Some("none") => "n/a".to_string(),
+            Some(file) => format!("`{}`", cell(file)),
+        }
+    }
+
+    /// Whether this is the run with the shipped rules matching `other`, a run with
+    /// `--no-rules`: same algorithm, format and `-j`.
+    pub(crate) fn counterpart_of(&self, other: &Row) -> bool {
+        !self.no_rules
+            && other.no_rules
+            && self.algorithm == other.algorithm
+            && self.lang == other.lang
+            && self.jobs == other.jobs
+    }
+
+    /// The run named in findings: case, algorithm, format, `-j` and `--no-rules`.
+    fn what(&self, case: &str) -> String {
+        format!(
+            "{case}: `{}` (`--lang {}`, `-j {}`{})",
+            self.algorithm,
+            self.lang,
+            self.jobs,
+            if self.no_rules { ", `--no-rules`" } else { "" }
+        )
+    }
 }
 
 /// One overhead measurement: a tiny input, a trivial test, several runs of the whole process.
@@ -209,12 +252,15 @@ pub(crate) fn reductions_table(rows: &[Row], columns: &Columns) -> String {
         "algorithm",
         "lang",
         "-j",
+        "rules",
         "bytes before → after (%)",
         "nodes before → after (%)",
         "oracle calls",
         "cache hits",
     ];
-    let mut align = vec!["---", "---", "---", "--:", "--:", "--:", "--:", "--:"];
+    let mut align = vec![
+        "---", "---", "---", "--:", "---", "--:", "--:", "--:", "--:",
+    ];
     if columns.gate_rejections {
         header.push("gate rejections");
         align.push("--:");
@@ -262,6 +308,7 @@ pub(crate) fn reductions_table(rows: &[Row], columns: &Columns) -> String {
             format!("`{}`", r.algorithm),
             r.lang.clone(),
             r.jobs.to_string(),
+            r.rules_cell(),
             bytes,
             nodes,
             calls,
@@ -276,6 +323,74 @@ pub(crate) fn reductions_table(rows: &[Row], columns: &Columns) -> String {
         }
         line.push(yes_no(r.same_output_across_jobs).to_string());
         let _ = writeln!(out, "| {} |", line.join(" | "));
+    }
+    out
+}
+
+/// The `gtr*` rows of a case compared in the filtering table: with the shipped rules and with
+/// `--no-rules`, at the first `-j` where both ran.
+pub(crate) fn filtering_pair(case: &CaseSection) -> Option<(&Row, &Row)> {
+    case.rows
+        .iter()
+        .filter(|r| r.algorithm == "gtr*" && !r.no_rules)
+        .find_map(|with| {
+            case.rows
+                .iter()
+                .find(|r| with.counterpart_of(r))
+                .map(|without| (with, without))
+        })
+}
+
+/// `a / b` with two decimals, or a dash when `b` is zero.
+pub(crate) fn ratio(a: u64, b: u64) -> String {
+    if b == 0 {
+        "—".to_string()
+    } else {
+        format!("{:.2}", a as f64 / b as f64)
+    }
+}
+
+/// The table of "What filtering buys": per case, `gtr*` with and without the shipped rules.
+pub(crate) fn filtering_table(cases: &[CaseSection]) -> String {
+    let mut out = String::from(
+        "| case | lang | -j | bytes after, shipped rules | bytes after, no rules | oracle calls, \
+         shipped rules | oracle calls, no rules | calls with ÷ without rules | candidates \
+         filtered by the rules | wall s, shipped rules | wall s, no rules |\n\
+         |---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
+    );
+    for case in cases {
+        let Some((with, without)) = filtering_pair(case) else {
+            continue;
+        };
+        let dash = || "—".to_string();
+        let num = |r: &Row, f: fn(&Report) -> u64| {
+            r.report
+                .as_ref()
+                .map_or_else(dash, |rep| group_digits(f(rep)))
+        };
+        let wall = |r: &Row| {
+            r.report
+                .as_ref()
+                .map_or_else(dash, |rep| format!("{:.2}", rep.wall_seconds))
+        };
+        let calls = match (&with.report, &without.report) {
+            (Some(a), Some(b)) => ratio(a.oracle_calls, b.oracle_calls),
+            _ => dash(),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {calls} | {} | {} | {} |",
+            cell(&case.id),
+            with.lang,
+            with.jobs,
+            num(with, |r| r.bytes_after),
+            num(without, |r| r.bytes_after),
+            num(with, |r| r.oracle_calls),
+            num(without, |r| r.oracle_calls),
+            num(with, |r| r.filtered),
+            wall(with),
+            wall(without),
+        );
     }
     out
 }
@@ -362,7 +477,39 @@ pub(crate) struct Environment {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Output {
     pub(crate) label: String,
+    /// What is shown: the output, or what `view` printed of it.
     pub(crate) bytes: Vec<u8>,
+    /// The size of the output itself.
+    pub(crate) size: usize,
+    /// The command that turned the output into what is shown (markdown), if one did.
+    pub(crate) view: Option<String>,
+}
+
+/// Why a case did not run.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum NotRun {
+    /// A program or package it needs is missing and could not be installed (a finding).
+    ToolMissing(String),
+    /// The tools are there but do not behave as the case needs, e.g. the oracle rejects the
+    /// original input (a finding).
+    Broken(String),
+    /// A quick run, and the case has no quick plan (its oracle is slow).
+    NoQuickPlan,
+}
+
+impl NotRun {
+    /// The sentence of the case's section.
+    pub(crate) fn sentence(&self) -> String {
+        match self {
+            NotRun::ToolMissing(why) => format!("**Not run: tool missing**: {why}."),
+            NotRun::Broken(why) => format!("**Not run**: {why}."),
+            NotRun::NoQuickPlan => {
+                "Not run: this case has no quick plan (its oracle is slow); only full runs \
+                 reduce it."
+                    .to_string()
+            }
+        }
+    }
 }
 
 /// What the document shows of one case: its description, its table and its outputs.
@@ -384,6 +531,8 @@ pub(crate) struct CaseSection {
     /// A line under the table (markdown), such as other reducers' figures.
     pub(crate) note: Option<String>,
     pub(crate) outputs: Vec<Output>,
+    /// Why the case did not run, if it did not (then it has no rows).
+    pub(crate) not_run: Option<NotRun>,
 }
 
 /// The largest output shown whole; longer ones are cut.
@@ -393,7 +542,17 @@ const SHOW_BYTES: usize = 1200;
 /// backticks inside.
 pub(crate) fn fenced(bytes: &[u8]) -> String {
     let shown = &bytes[..bytes.len().min(SHOW_BYTES)];
-    let mut text = String::from_utf8_lossy(shown).into_owned();
+    // Control characters (binary stream data of a PDF, say) would garble the page.
+    let mut text: String = String::from_utf8_lossy(shown)
+        .chars()
+        .map(|c| {
+            if c.is_control() && !matches!(c, '\n' | '\t' | '\r') {
+                '\u{FFFD}'
+            } else {
+                c
+            }
+        })
+        .collect();
     if bytes.len() > SHOW_BYTES {
         let _ = write!(text, "\n… ({} more bytes)", bytes.len() - SHOW_BYTES);
     }
@@ -408,11 +567,15 @@ pub(crate) fn fenced(bytes: &[u8]) -> String {
 pub(crate) fn findings(cases: &[CaseSection], overhead: &[OverheadRow]) -> Vec<String> {
     let mut out = Vec::new();
     for case in cases {
+        match &case.not_run {
+            Some(NotRun::ToolMissing(why)) => {
+                out.push(format!("{} was not run: tool missing: {why}", case.id));
+            }
+            Some(NotRun::Broken(why)) => out.push(format!("{} was not run: {why}", case.id)),
+            Some(NotRun::NoQuickPlan) | None => {}
+        }
         for r in &case.rows {
-            let what = format!(
-                "{}: `{}` (`--lang {}`, `-j {}`)",
-                case.id, r.algorithm, r.lang, r.jobs
-            );
+            let what = r.what(&case.id);
             if let Some(why) = &r.failure {
                 out.push(format!("{what} failed: {}", cell(why)));
             }
@@ -433,10 +596,26 @@ pub(crate) fn findings(cases: &[CaseSection], overhead: &[OverheadRow]) -> Vec<S
             if let Some(why) = r.report.as_ref().and_then(Report::timing_inconsistency) {
                 out.push(format!("{what}: the report's timings disagree: {why}"));
             }
+            if let Some((with, without)) = r
+                .no_rules
+                .then(|| case.rows.iter().find(|w| w.counterpart_of(r)))
+                .flatten()
+                .and_then(|w| Some((w.report.as_ref()?, r.report.as_ref()?)))
+                && with.bytes_after > without.bytes_after
+            {
+                out.push(format!(
+                    "{what}: the shipped rules cost size: {} bytes with them, {} without",
+                    group_digits(with.bytes_after),
+                    group_digits(without.bytes_after)
+                ));
+            }
             if r.same_output_across_jobs == Some(false) && r.jobs == 1 {
                 out.push(format!(
-                    "{}: `{}` (`--lang {}`): `-j 1` and `-j 2` give different outputs",
-                    case.id, r.algorithm, r.lang
+                    "{}: `{}` (`--lang {}`{}): `-j 1` and `-j 2` give different outputs",
+                    case.id,
+                    r.algorithm,
+                    r.lang,
+                    if r.no_rules { ", `--no-rules`" } else { "" }
                 ));
             }
         }
@@ -507,6 +686,10 @@ fn case_section(d: &mut String, case: &CaseSection) {
         let _ = writeln!(d, "- Check of every output: {check}");
     }
     let _ = writeln!(d, "- {}\n", case.algorithms);
+    if let Some(not_run) = &case.not_run {
+        let _ = writeln!(d, "{}\n", not_run.sentence());
+        return;
+    }
     d.push_str(&reductions_table(&case.rows, &case.columns));
     d.push('\n');
     if let Some(note) = &case.note {
@@ -515,7 +698,16 @@ fn case_section(d: &mut String, case: &CaseSection) {
     if !case.outputs.is_empty() {
         let _ = writeln!(d, "### Outputs of `{}`\n", case.id);
         for o in &case.outputs {
-            let _ = writeln!(d, "{} ({} bytes):\n", o.label, o.bytes.len());
+            let view = o
+                .view
+                .as_ref()
+                .map_or(String::new(), |v| format!(", shown by {v}"));
+            let _ = writeln!(
+                d,
+                "{} ({} bytes{view}):\n",
+                o.label,
+                group_digits(o.size as u64)
+            );
             d.push_str(&fenced(&o.bytes));
             d.push('\n');
         }
@@ -603,7 +795,8 @@ pub(crate) fn document(
     let _ = writeln!(
         d,
         "Each case has its own section below: its input, its oracle, its table and the outputs \
-         of the `-j 1` runs (and of `-j 2` where it differs). Every run has `--report` and a \
+         of the runs at its first `-j` (and at another `-j` where it differs; without rules \
+         where it differs from the output with them). Every run has `--report` and a \
          budget of {} min; its output goes to a temporary directory. *Wall s* and *outside the \
          oracle* are whittle's own report: `wall_seconds`, and `outside_oracle_seconds` over it, \
          where `outside_oracle_seconds` is the wall time minus `oracle_busy_seconds`, the wall \
@@ -611,9 +804,16 @@ pub(crate) fn document(
          test ran at all). *Gate rejections* are the candidates whittle's own parser refused \
          before any test. *Still interesting* is the oracle run again by the benchmark on the \
          output, in a fresh directory under the input's name; a case's extra check (such as \
-         *valid Python*) is run by the benchmark too. *Same output* compares the outputs of \
-         every `-j` byte for byte. Node counts are those of the format in use (lines for \
-         `--lang lines`).\n",
+         *valid Python*, or *valid PDF*: `qpdf --check` finds neither error nor warning) is \
+         run by the benchmark too. *Same output* compares the outputs of every `-j` byte for \
+         byte. Node counts are those of the format in use (lines for `--lang lines`). *Rules* \
+         is `shipped` for a run with the rules learned from the corpora and shipped in the \
+         binary (`corpora/FORMAT.rules.json`, whittle's default), `none` for a run with \
+         `--no-rules`, `n/a` for a format that has no shipped rules (`lines`); `gtr` and `gtr*` \
+         run both ways, at the same `-j` values. The PDF cases whose oracle is pdfcop run at \
+         `-j 2` only (pdfcop takes 1–3 s per call), and PDF outputs are shown as qpdf prints \
+         them uncompressed (`--qdf --object-streams=disable`), since whittle writes their \
+         objects into compressed object streams.\n",
         env.budget_minutes
     );
     for case in cases {
@@ -633,6 +833,21 @@ pub(crate) fn document(
     );
     d.push_str(&overhead_table(overhead));
     d.push('\n');
+
+    if cases.iter().any(|c| filtering_pair(c).is_some()) {
+        let _ = writeln!(d, "## What filtering buys\n");
+        let _ = writeln!(
+            d,
+            "Before testing a candidate, whittle drops those its shipped rules (learned from \
+             the corpora of `corpora/manifest.json`) say are not worth a test; `--no-rules` \
+             turns that off (issue #6). Per case, `gtr*` with the shipped rules and without, at \
+             the first `-j` where both ran (the rows *rules* `shipped` and `none` of the case's \
+             table). A ratio of calls below 1 is what the rules save; more bytes with the rules \
+             than without would be size the rules cost.\n"
+        );
+        d.push_str(&filtering_table(cases));
+        d.push('\n');
+    }
 
     let _ = writeln!(d, "## Findings\n");
     let found = findings(cases, overhead);

@@ -1,9 +1,9 @@
 use crate::bench::{same_outputs, select_cases};
-use crate::cases::{CASES, Case, LINES, Script, Source, join_words};
+use crate::cases::{CASES, Case, LINES, Script, Show, Source, Step, Version, join_words};
 use crate::report::{
-    self, CaseSection, Columns, Environment, Output, OverheadRow, Report, Row, before_after,
-    catalogue, cpu_model, duration, fenced, findings, group_digits, load_average, median,
-    mem_total, overhead_table, percent, reductions_table, shell_quote, utc_date, yes_no,
+    self, CaseSection, Columns, Environment, NotRun, Output, OverheadRow, Report, Row,
+    before_after, catalogue, cpu_model, duration, fenced, findings, group_digits, load_average,
+    median, mem_total, overhead_table, percent, reductions_table, shell_quote, utc_date, yes_no,
 };
 use crate::roundtrip::{self, Outcome, Tally, first_difference, wanted};
 use std::path::{Path, PathBuf};
@@ -17,7 +17,7 @@ const REPORT_JSON: &str = r#"{
   "jobs": 2,
   "test": "oracle.sh {} 'x'",
   "timeout_seconds": 60.0,
-  "rules": null,
+  "rules": "shipped: corpora/xml.rules.json",
   "gate": "switched off (the input fails it)",
   "interrupted": false,
   "bytes_before": 334692,
@@ -57,6 +57,7 @@ fn report_json_is_read_into_the_row_fields() {
     assert_eq!(r.gate_rejections, 3);
     assert!(!r.interrupted);
     assert_eq!(r.gate.as_deref(), Some("switched off (the input fails it)"));
+    assert_eq!(r.rules.as_deref(), Some("shipped: corpora/xml.rules.json"));
     assert_eq!(r.oracle_seconds, 0.75);
     assert_eq!(r.oracle_busy_seconds, Some(0.375));
     assert_eq!(r.outside_share_percent(), Some(25.0));
@@ -103,6 +104,7 @@ fn report_json_with_only_the_required_keys_defaults_the_rest() {
     .unwrap();
     assert_eq!(r.candidates, 0);
     assert_eq!(r.gate, None);
+    assert_eq!(r.rules, None);
     assert_eq!(r.oracle_busy_seconds, None);
     // The share is clamped: whittle's estimate for -j > 1 can exceed the wall time.
     assert_eq!(r.outside_share_percent(), Some(100.0));
@@ -180,34 +182,38 @@ fn reductions_table_has_one_line_per_row_and_the_right_cells() {
     let lines: Vec<&str> = table.lines().collect();
     assert_eq!(lines.len(), 4, "{table}");
     let header = cells(lines[0]);
-    assert_eq!(header.len(), 12);
+    assert_eq!(header.len(), 13);
     assert_eq!(header[0], "case");
-    assert_eq!(header[11], "same output for -j 1 and -j 2");
-    assert_eq!(lines[1].matches('|').count(), 13);
+    assert_eq!(header[4], "rules");
+    assert_eq!(header[12], "same output for -j 1 and -j 2");
+    assert_eq!(lines[1].matches('|').count(), 14);
 
     let ok = cells(lines[2]);
-    assert_eq!(ok.len(), 12, "{}", lines[2]);
+    assert_eq!(ok.len(), 13, "{}", lines[2]);
     assert_eq!(ok[0], "xml-iso-entity");
     assert_eq!(ok[1], "`hdd*`");
     assert_eq!(ok[2], "xml");
     assert_eq!(ok[3], "1");
-    assert_eq!(ok[4], "334\u{2009}692 → 159 (0.048 %)");
-    assert_eq!(ok[5], "24\u{2009}150 → 6 (0.025 %)");
-    assert_eq!(ok[6], "49");
-    assert_eq!(ok[7], "9");
-    assert_eq!(ok[8], "0.50");
-    assert_eq!(ok[9], "25.0 %");
-    assert_eq!(ok[10], "yes");
+    assert_eq!(ok[4], "shipped");
+    assert_eq!(ok[5], "334\u{2009}692 → 159 (0.048 %)");
+    assert_eq!(ok[6], "24\u{2009}150 → 6 (0.025 %)");
+    assert_eq!(ok[7], "49");
+    assert_eq!(ok[8], "9");
+    assert_eq!(ok[9], "0.50");
+    assert_eq!(ok[10], "25.0 %");
     assert_eq!(ok[11], "yes");
+    assert_eq!(ok[12], "yes");
 
-    // The pipe in the failure message is escaped, so the line keeps 12 cells.
+    // The pipe in the failure message is escaped, so the line keeps 13 cells.
     let bad = cells(lines[3]);
-    assert_eq!(bad.len(), 12, "{}", lines[3]);
-    assert!(bad[4].starts_with("**failed**: exit 101"));
-    assert!(bad[4].contains("a\\|b"));
-    assert_eq!(bad[6], "—");
-    assert_eq!(bad[10], "—");
-    assert_eq!(bad[11], "**NO**");
+    assert_eq!(bad.len(), 13, "{}", lines[3]);
+    // No report, but the run asked for the shipped rules (whittle's default).
+    assert_eq!(bad[4], "shipped");
+    assert!(bad[5].starts_with("**failed**: exit 101"));
+    assert!(bad[5].contains("a\\|b"));
+    assert_eq!(bad[7], "—");
+    assert_eq!(bad[11], "—");
+    assert_eq!(bad[12], "**NO**");
 }
 
 #[test]
@@ -217,7 +223,7 @@ fn an_interrupted_run_is_marked_in_the_wall_cell() {
     let table = reductions_table(&[r], &Columns::default());
     let line = table.lines().nth(2).unwrap();
     assert!(
-        cells(line)[8].contains("interrupted") && cells(line)[8].contains("15 min"),
+        cells(line)[9].contains("interrupted") && cells(line)[9].contains("15 min"),
         "{line}"
     );
 }
@@ -271,6 +277,8 @@ fn xml_section(rows: Vec<Row>) -> CaseSection {
         outputs: vec![Output {
             label: "`gtr*` (`--lang xml`, `-j 1`)".into(),
             bytes: b"<a b=\"&\"/>\n".to_vec(),
+            size: 11,
+            view: None,
         }],
         ..CaseSection::default()
     }
@@ -309,7 +317,10 @@ fn py_section(rows: Vec<Row>) -> CaseSection {
         outputs: vec![Output {
             label: "`gtr*` (`--lang python`, `-j 1`)".into(),
             bytes: b"import gc\n".to_vec(),
+            size: 10,
+            view: None,
         }],
+        not_run: None,
     }
 }
 
@@ -325,26 +336,27 @@ fn python_table_has_gate_rejections_and_the_check_column() {
     let lines: Vec<&str> = table.lines().collect();
     assert_eq!(lines.len(), 4, "{table}");
     let header = cells(lines[0]);
-    assert_eq!(header.len(), 14);
-    assert_eq!(header[7], "cache hits");
-    assert_eq!(header[8], "gate rejections");
-    assert_eq!(header[9], "wall s");
-    assert_eq!(header[11], "still interesting");
-    assert_eq!(header[12], "valid Python");
-    assert_eq!(header[13], "same output for -j 1 and -j 2");
+    assert_eq!(header.len(), 15);
+    assert_eq!(header[4], "rules");
+    assert_eq!(header[8], "cache hits");
+    assert_eq!(header[9], "gate rejections");
+    assert_eq!(header[10], "wall s");
+    assert_eq!(header[12], "still interesting");
+    assert_eq!(header[13], "valid Python");
+    assert_eq!(header[14], "same output for -j 1 and -j 2");
     // The alignment line has one entry per column.
-    assert_eq!(lines[1].matches('|').count(), 15);
+    assert_eq!(lines[1].matches('|').count(), 16);
     let first = cells(lines[2]);
-    assert_eq!(first.len(), 14, "{}", lines[2]);
+    assert_eq!(first.len(), 15, "{}", lines[2]);
     assert_eq!(first[0], "py-underlying-dict");
     assert_eq!(first[2], "python");
-    assert_eq!(first[4], "282 → 140 (50 %)");
-    assert_eq!(first[8], "1\u{2009}234");
-    assert_eq!(first[9], "0.50");
-    assert_eq!(first[12], "yes");
+    assert_eq!(first[5], "282 → 140 (50 %)");
+    assert_eq!(first[9], "1\u{2009}234");
+    assert_eq!(first[10], "0.50");
+    assert_eq!(first[13], "yes");
     let second = cells(lines[3]);
     assert_eq!(second[3], "2");
-    assert_eq!(second[12], "**NO**");
+    assert_eq!(second[13], "**NO**");
 
     // Without a report, every number is a dash, the extra columns included.
     let mut failed = py_row("gtr", "python", 1, true);
@@ -352,9 +364,9 @@ fn python_table_has_gate_rejections_and_the_check_column() {
     failed.check = None;
     let table = reductions_table(&[failed], &py_section(vec![]).columns);
     let c = cells(table.lines().nth(2).unwrap());
-    assert_eq!(c.len(), 14);
-    assert_eq!(c[8], "—");
-    assert_eq!(c[12], "—");
+    assert_eq!(c.len(), 15);
+    assert_eq!(c[9], "—");
+    assert_eq!(c[13], "—");
 }
 
 #[test]
@@ -507,6 +519,413 @@ fn document_has_the_header_one_section_per_case_and_the_overhead_once() {
     assert!(!quick.contains("## Case"));
 }
 
+/// A `gtr*` row of a PDF case: `bytes` after, `calls` oracle calls, with or without rules.
+fn pdf_row(jobs: usize, no_rules: bool, bytes: u64, calls: u64) -> Row {
+    let mut report = sample_report();
+    report.bytes_before = 328_400;
+    report.bytes_after = bytes;
+    report.oracle_calls = calls;
+    report.filtered = if no_rules { 0 } else { 55 };
+    report.wall_seconds = calls as f64 / 2.0;
+    report.outside_oracle_seconds = 0.0;
+    report.oracle_busy_seconds = Some(report.wall_seconds);
+    report.rules = Some(if no_rules {
+        "none".to_string()
+    } else {
+        "shipped: corpora/pdf.rules.json".to_string()
+    });
+    Row {
+        case: "pdf-js-at-opening".into(),
+        algorithm: "gtr*".into(),
+        lang: "pdf".into(),
+        jobs,
+        no_rules,
+        report: Some(report),
+        still_interesting: Some(true),
+        check: Some(true),
+        ..Row::default()
+    }
+}
+
+/// A section of the PDF case holding `rows`.
+fn pdf_section(rows: Vec<Row>) -> CaseSection {
+    CaseSection {
+        id: "pdf-js-at-opening".into(),
+        about: "Security triage.".into(),
+        input: "`160F-2019.pdf` (328 400 bytes)".into(),
+        oracle: "`pdf_pdfcop.sh {} 'x'` (exit 0 = interesting)".into(),
+        check: Some("`qpdf --check FILE` (exit 0 = valid PDF)".into()),
+        algorithms: "Algorithms: `gtr*` on `--lang pdf`; `-j` 2.".into(),
+        columns: Columns {
+            gate_rejections: true,
+            check: Some("valid PDF".into()),
+        },
+        rows,
+        note: Some("PDF rows run at `-j 2` only.".into()),
+        outputs: vec![Output {
+            label: "`gtr*` (`--lang pdf`, `-j 2`, `--no-rules`)".into(),
+            bytes: b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<\x00\x1b>>\n".to_vec(),
+            size: 1234,
+            view: Some("`qpdf --qdf FILE -`".into()),
+        }],
+        not_run: None,
+    }
+}
+
+#[test]
+fn the_rules_cell_says_shipped_none_or_not_applicable() {
+    let shipped = pdf_row(2, false, 435, 74);
+    let none = pdf_row(2, true, 435, 80);
+    assert_eq!(shipped.rules_cell(), "shipped");
+    assert_eq!(none.rules_cell(), "none");
+    // `--no-rules` is `none` whatever the report says (or without one).
+    let no_report = Row {
+        report: None,
+        ..none.clone()
+    };
+    assert_eq!(no_report.rules_cell(), "none");
+    // A format with no shipped rules (`lines`): whittle reports `none` without `--no-rules`.
+    let mut lines = row("ddmin", 1);
+    lines.lang = "lines".into();
+    lines.report.as_mut().unwrap().rules = Some("none".into());
+    assert_eq!(lines.rules_cell(), "n/a");
+    let mut file = shipped.clone();
+    file.report.as_mut().unwrap().rules = Some("my|rules.json".into());
+    assert_eq!(file.rules_cell(), "`my\\|rules.json`");
+
+    let table = reductions_table(&[shipped, none], &pdf_section(vec![]).columns);
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), 4, "{table}");
+    let header = cells(lines[0]);
+    assert_eq!(header[4], "rules");
+    assert_eq!(header[13], "valid PDF");
+    let with = cells(lines[2]);
+    let without = cells(lines[3]);
+    assert_eq!(with.len(), header.len());
+    assert_eq!(without.len(), header.len());
+    assert_eq!((with[1].as_str(), with[3].as_str()), ("`gtr*`", "2"));
+    assert_eq!(with[4], "shipped");
+    assert_eq!(without[4], "none");
+    assert_eq!(with[7], "74");
+    assert_eq!(without[7], "80");
+    assert_eq!(without[5], "328\u{2009}400 → 435 (0.13 %)");
+    assert_eq!(without[13], "yes");
+    // One -j only: nothing to compare.
+    assert_eq!(without[14], "—");
+}
+
+#[test]
+fn the_filtering_table_compares_gtr_star_with_and_without_rules_at_the_first_j() {
+    assert_eq!(report::ratio(74, 80), "0.93");
+    assert_eq!(report::ratio(125, 65), "1.92");
+    assert_eq!(report::ratio(3, 0), "—");
+
+    // XML ran at -j 1 and 2: the -j 1 pair is taken, and rows of other algorithms are not.
+    let xml_rows = |j: usize, no_rules: bool, calls: u64| Row {
+        no_rules,
+        report: Some(Report {
+            oracle_calls: calls,
+            bytes_after: 46,
+            filtered: if no_rules { 0 } else { 7 },
+            ..sample_report()
+        }),
+        ..row("gtr*", j)
+    };
+    let xml = xml_section(vec![
+        row("gtr", 1),
+        Row {
+            no_rules: true,
+            ..row("gtr", 1)
+        },
+        xml_rows(1, false, 50),
+        xml_rows(2, false, 57),
+        xml_rows(1, true, 64),
+        xml_rows(2, true, 70),
+    ]);
+    let (with, without) = report::filtering_pair(&xml).unwrap();
+    assert_eq!((with.jobs, with.no_rules), (1, false));
+    assert_eq!((without.jobs, without.no_rules), (1, true));
+    assert_eq!(without.algorithm, "gtr*");
+
+    // PDF ran at -j 2 only; the run without rules failed and has no report.
+    let pdf = pdf_section(vec![
+        pdf_row(2, false, 435, 74),
+        Row {
+            report: None,
+            failure: Some("exit 1".into()),
+            ..pdf_row(2, true, 0, 0)
+        },
+    ]);
+    // No gtr* without rules: not in the table.
+    let py = py_section(vec![py_row("gtr*", "python", 1, true)]);
+    assert!(report::filtering_pair(&py).is_none());
+
+    let table = report::filtering_table(&[xml, py, pdf]);
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), 4, "{table}");
+    let header = cells(lines[0]);
+    assert_eq!(header.len(), 11);
+    assert_eq!(lines[1].matches('|').count(), 12);
+    assert_eq!(header[7], "calls with ÷ without rules");
+    let x = cells(lines[2]);
+    assert_eq!(x.len(), 11);
+    assert_eq!(
+        x,
+        [
+            "xml-iso-entity",
+            "xml",
+            "1",
+            "46",
+            "46",
+            "50",
+            "64",
+            "0.78",
+            "7",
+            "0.50",
+            "0.50"
+        ]
+    );
+    let p = cells(lines[3]);
+    assert_eq!(p[0], "pdf-js-at-opening");
+    assert_eq!(p[2], "2");
+    assert_eq!(p[3], "435");
+    assert_eq!(p[4], "—");
+    assert_eq!(p[5], "74");
+    assert_eq!(p[6], "—");
+    assert_eq!(p[7], "—");
+    assert_eq!(p[8], "55");
+    assert_eq!(p[9], "37.00");
+}
+
+#[test]
+fn findings_name_rules_that_cost_size_and_runs_without_rules() {
+    // Without rules, a smaller output at the same -j: the rules cost size.
+    let rows = vec![
+        pdf_row(2, false, 500, 74),
+        Row {
+            same_output_across_jobs: Some(false),
+            ..pdf_row(2, true, 435, 80)
+        },
+    ];
+    let f = findings(&[pdf_section(rows)], &[]);
+    assert_eq!(f.len(), 1, "{f:#?}");
+    assert_eq!(
+        f[0],
+        "pdf-js-at-opening: `gtr*` (`--lang pdf`, `-j 2`, `--no-rules`): the shipped rules cost \
+         size: 500 bytes with them, 435 without"
+    );
+    // The same size, or a smaller one with the rules, is no finding; nor are more calls.
+    let rows = vec![pdf_row(2, false, 435, 125), pdf_row(2, true, 435, 65)];
+    assert!(findings(&[pdf_section(rows)], &[]).is_empty());
+    let rows = vec![pdf_row(2, false, 400, 74), pdf_row(2, true, 435, 80)];
+    assert!(findings(&[pdf_section(rows)], &[]).is_empty());
+    // A run without rules is named as such.
+    let mut bad = pdf_row(1, true, 435, 80);
+    bad.check = Some(false);
+    let f = findings(&[pdf_section(vec![bad])], &[]);
+    assert_eq!(
+        f,
+        [
+            "pdf-js-at-opening: `gtr*` (`--lang pdf`, `-j 1`, `--no-rules`): the output fails the \
+          check “valid PDF”"
+        ]
+    );
+}
+
+#[test]
+fn cases_that_did_not_run_say_why_and_missing_tools_are_findings() {
+    let missing = CaseSection {
+        id: "pdf-openaction-small".into(),
+        about: "A tiny smoke test.".into(),
+        input: "`issue6106.pdf`".into(),
+        oracle: "`PDFJS_DIR=… pdf_pdfjs_jsactions.sh {}` (exit 0 = interesting)".into(),
+        algorithms: "Algorithms: `gtr*` on `--lang pdf`; `-j` 1.".into(),
+        not_run: Some(NotRun::ToolMissing(
+            "pdf.js (npm `pdfjs-dist@4.10.38`) could not be installed: no network".into(),
+        )),
+        ..CaseSection::default()
+    };
+    let quick = CaseSection {
+        id: "pdf-pdfcop-crash".into(),
+        not_run: Some(NotRun::NoQuickPlan),
+        ..missing.clone()
+    };
+    let broken = CaseSection {
+        id: "pdf-js-at-opening".into(),
+        not_run: Some(NotRun::Broken(
+            "the oracle does not find the original input interesting".into(),
+        )),
+        ..missing.clone()
+    };
+    let f = findings(&[missing.clone(), quick.clone(), broken.clone()], &[]);
+    assert_eq!(f.len(), 2, "{f:#?}");
+    assert_eq!(
+        f[0],
+        "pdf-openaction-small was not run: tool missing: pdf.js (npm `pdfjs-dist@4.10.38`) \
+         could not be installed: no network"
+    );
+    assert!(f[1].starts_with("pdf-js-at-opening was not run: the oracle"));
+
+    let doc = report::document(
+        &sample_env(),
+        &[xml_section(vec![row("gtr*", 1)]), missing, quick, broken],
+        &[],
+    );
+    let at = doc.find("## Case `pdf-openaction-small`").unwrap();
+    let part = &doc[at..doc.find("## Case `pdf-pdfcop-crash`").unwrap()];
+    assert!(part.contains("- Oracle: `PDFJS_DIR=… pdf_pdfjs_jsactions.sh {}`"));
+    assert!(part.contains(
+        "\n\n**Not run: tool missing**: pdf.js (npm `pdfjs-dist@4.10.38`) could not be \
+         installed: no network.\n"
+    ));
+    // No table and no outputs for a case that did not run.
+    assert!(!part.contains("| case |"));
+    assert!(!part.contains("### Outputs"));
+    let at = doc.find("## Case `pdf-pdfcop-crash`").unwrap();
+    assert!(doc[at..].contains("Not run: this case has no quick plan"));
+    // They are findings, so the document does not claim there are none; no filtering table
+    // without any pair of rows.
+    assert!(doc.contains("## Findings\n\n- pdf-openaction-small was not run: tool missing"));
+    assert!(!doc.contains("## What filtering buys"));
+}
+
+#[test]
+fn the_document_has_rules_rows_pdf_outputs_and_the_filtering_summary() {
+    let doc = report::document(
+        &sample_env(),
+        &[
+            xml_section(vec![row("gtr*", 1)]),
+            pdf_section(vec![pdf_row(2, false, 435, 74), pdf_row(2, true, 435, 80)]),
+        ],
+        &[overhead(vec![Some(2); 5], 2)],
+    );
+    let pdf = doc.find("## Case `pdf-js-at-opening`").unwrap();
+    let overhead_at = doc.find("## Overhead").unwrap();
+    let filtering = doc.find("## What filtering buys").unwrap();
+    let findings_at = doc.find("## Findings").unwrap();
+    // The summary comes at the end, after the overhead and before the findings.
+    assert!(pdf < overhead_at && overhead_at < filtering && filtering < findings_at);
+    let part = &doc[pdf..overhead_at];
+    assert!(part.contains("| -j | rules | bytes before → after (%) |"));
+    assert!(part.contains("| still interesting | valid PDF | same output"));
+    assert!(
+        part.contains("| pdf-js-at-opening | `gtr*` | pdf | 2 | shipped | 328\u{2009}400 → 435")
+    );
+    assert!(part.contains("| pdf-js-at-opening | `gtr*` | pdf | 2 | none | 328\u{2009}400 → 435"));
+    assert!(part.contains("\n\nPDF rows run at `-j 2` only.\n"));
+    // The output's own size, the viewer, and no raw control characters.
+    assert!(part.contains(
+        "`gtr*` (`--lang pdf`, `-j 2`, `--no-rules`) (1\u{2009}234 bytes, shown by \
+         `qpdf --qdf FILE -`):\n\n```\n%PDF-1.7\n"
+    ));
+    assert!(part.contains("<<\u{FFFD}\u{FFFD}>>"));
+    assert!(!part.contains('\u{0}'));
+    // The XML output has no viewer.
+    assert!(doc.contains("`gtr*` (`--lang xml`, `-j 1`) (11 bytes):\n"));
+    let summary = &doc[filtering..findings_at];
+    assert!(summary.contains("`--no-rules`"));
+    assert!(summary.contains("| pdf-js-at-opening | pdf | 2 | 435 | 435 | 74 | 80 | 0.93 | 55 |"));
+    // The XML section has no gtr* without rules, so no line in the summary.
+    assert!(!summary.contains("| xml-iso-entity |"));
+    assert!(doc.contains("*Rules* is `shipped`"));
+    assert!(doc.contains("`-j 2` only"));
+    assert!(doc.contains("## Findings\n\nNone"));
+}
+
+#[test]
+fn fences_replace_control_characters_but_keep_lines_and_tabs() {
+    assert_eq!(
+        fenced(b"a\x00b\x1b\tc\r\nd\xff"),
+        "```\na\u{FFFD}b\u{FFFD}\tc\r\nd\u{FFFD}\n```\n"
+    );
+}
+
+/// A minimal PDF with a correct cross-reference table.
+fn tiny_pdf() -> Vec<u8> {
+    let objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] >>",
+    ];
+    let mut pdf = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, o) in objects.iter().enumerate() {
+        offsets.push(pdf.len());
+        pdf.extend(format!("{} 0 obj\n{o}\nendobj\n", i + 1).bytes());
+    }
+    let xref = pdf.len();
+    pdf.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).bytes());
+    for off in offsets {
+        pdf.extend(format!("{off:010} 00000 n \n").bytes());
+    }
+    pdf.extend(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .bytes(),
+    );
+    pdf
+}
+
+#[test]
+fn the_pdf_check_and_viewer_are_qpdfs() {
+    let c = case("pdf-js-at-opening");
+    let check = c.check.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let run = |bytes: &[u8]| {
+        let file = dir.path().join("c.pdf");
+        std::fs::write(&file, bytes).unwrap();
+        crate::command(check.program)
+            .args(check.args)
+            .arg(&file)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .map(|s| s.success())
+    };
+    let good = tiny_pdf();
+    let Ok(valid) = run(&good) else {
+        eprintln!("no qpdf: the check is not exercised");
+        return;
+    };
+    assert!(valid);
+    // A wrong xref offset is repaired with a warning: not valid (exit 3).
+    let shifted =
+        String::from_utf8(good.clone())
+            .unwrap()
+            .replacen("startxref\n", "startxref\n1", 1);
+    assert!(!run(shifted.as_bytes()).unwrap());
+    assert!(!run(b"%PDF-1.4\nnothing\n").unwrap());
+
+    // The viewer prints the file uncompressed to stdout, the same every time.
+    let Show::Through { program, args } = c.show else {
+        panic!("PDF outputs have a viewer")
+    };
+    let file = dir.path().join("v.pdf");
+    std::fs::write(&file, &good).unwrap();
+    let view = || {
+        crate::command(program)
+            .args(args.iter().map(|a| {
+                if *a == "{}" {
+                    file.as_os_str().to_owned()
+                } else {
+                    a.into()
+                }
+            }))
+            .output()
+            .unwrap()
+    };
+    let out = view();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("%QDF-1.0") && text.contains("/Type /Catalog"),
+        "{text}"
+    );
+    assert_eq!(out.stdout, view().stdout);
+}
+
 #[test]
 fn durations_read_well() {
     assert_eq!(duration(0.2), "0 s");
@@ -521,9 +940,18 @@ fn case(id: &str) -> Case {
 }
 
 #[test]
-fn the_case_list_has_both_cases_with_their_plans() {
+fn the_case_list_has_every_case_with_its_plan() {
     let ids: Vec<&str> = CASES.iter().map(|c| c.id).collect();
-    assert_eq!(ids, ["xml-iso-entity", "py-underlying-dict"]);
+    assert_eq!(
+        ids,
+        [
+            "xml-iso-entity",
+            "py-underlying-dict",
+            "pdf-js-at-opening",
+            "pdf-pdfcop-crash",
+            "pdf-openaction-small"
+        ]
+    );
 
     // xml-iso-entity runs exactly what it ran before cases were a list.
     let xml = case("xml-iso-entity");
@@ -611,12 +1039,158 @@ fn the_case_list_has_both_cases_with_their_plans() {
     assert_eq!(
         py.formats_sentence(false),
         "Algorithms: `ddmin` on `--lang lines`, `hdd`, `hdd*`, `gtr` and `gtr*` on \
-         `--lang python`; `-j` 1 and 2."
+         `--lang python`; `-j` 1 and 2. `gtr` and `gtr*` also run with `--no-rules`."
     );
     assert_eq!(
         py.formats_sentence(true),
-        "Algorithms: `hdd*` and `gtr*` on `--lang python`; `-j` 1."
+        "Algorithms: `hdd*` and `gtr*` on `--lang python`; `-j` 1. `gtr*` also run with \
+         `--no-rules`."
     );
+    assert!(py.npm.is_none() && xml.npm.is_none());
+    assert_eq!(py.show, Show::Raw);
+    assert_eq!(xml.show, Show::Raw);
+}
+
+#[test]
+fn the_pdf_cases_run_pdfcop_at_j2_and_pdfjs_from_target_bench_tools() {
+    let js = case("pdf-js-at-opening");
+    assert_eq!(js.lang, "pdf");
+    assert_eq!(
+        js.full.algorithms,
+        [
+            ("hdd", "pdf"),
+            ("hdd*", "pdf"),
+            ("gtr", "pdf"),
+            ("gtr*", "pdf")
+        ]
+    );
+    assert_eq!(js.full.jobs, [2]);
+    assert_eq!(js.quick.algorithms, [("gtr*", "pdf")]);
+    assert_eq!(js.quick.jobs, [2]);
+    assert_eq!(
+        js.source,
+        Source::Shared {
+            path: "bench-data/pdf/160F-2019.pdf"
+        }
+    );
+    assert_eq!(
+        js.input_path(),
+        Path::new("target/bench-inputs/pdf/160F-2019.pdf")
+    );
+    // The regex reaches the script as one argument, backslashes and all.
+    assert_eq!(js.oracle.args, ["caused by \\[:allowJSAtOpening\\]"]);
+    assert_eq!(
+        js.oracle.test_command(Path::new("/s/pdf_pdfcop.sh")),
+        "/s/pdf_pdfcop.sh {} 'caused by \\[:allowJSAtOpening\\]'"
+    );
+    assert!(js.note.unwrap().contains("`-j 2` only"));
+    assert_eq!(
+        js.formats_sentence(false),
+        "Algorithms: `hdd`, `hdd*`, `gtr` and `gtr*` on `--lang pdf`; `-j` 2. `gtr` and `gtr*` \
+         also run with `--no-rules`."
+    );
+
+    let crash = case("pdf-pdfcop-crash");
+    assert_eq!(crash.full.algorithms, [("hdd*", "pdf"), ("gtr*", "pdf")]);
+    assert_eq!(crash.full.jobs, [2]);
+    // Full runs only: 3 MB and pdfcop's 1-3 s per call.
+    assert!(crash.quick.is_empty());
+    assert!(crash.quick.steps().is_empty());
+    assert_eq!(
+        crash.oracle.test_command(Path::new("/s/pdf_pdfcop.sh")),
+        "/s/pdf_pdfcop.sh {} 'Illegal character \"&\" in raw string'"
+    );
+    assert_eq!(crash.file_name, "xfa_filled_imm1344e.pdf");
+
+    let small = case("pdf-openaction-small");
+    assert_eq!(small.file_name, "issue6106.pdf");
+    assert_eq!(small.full.jobs, [1, 2]);
+    assert_eq!(small.quick.algorithms, [("gtr*", "pdf")]);
+    let npm = small.npm.unwrap();
+    assert_eq!(npm.env, "PDFJS_DIR");
+    assert_eq!(npm.spec(), "pdfjs-dist@4.10.38");
+    assert_eq!(npm.dir_path(), Path::new("target/bench-tools/npm/pdfjs4"));
+    assert_eq!(
+        npm.package_json(),
+        Path::new("target/bench-tools/npm/pdfjs4/node_modules/pdfjs-dist/package.json")
+    );
+    let oracle = small.oracle_sentence();
+    assert!(
+        oracle.starts_with(
+            "`PDFJS_DIR=… ../shared/bench/oracles/pdf_pdfjs_jsactions.sh {} '^OpenAction$' \
+             this.print` (exit 0 = interesting): pdf.js still loads"
+        ),
+        "{oracle}"
+    );
+    assert!(oracle.contains("`PDFJS_DIR` is `target/bench-tools/npm/pdfjs4`"));
+    assert!(oracle.contains("`pdfjs-dist@4.10.38`"));
+    // The pdfcop cases need no npm tool and say so by having no `VAR=…`.
+    assert!(
+        js.oracle_sentence()
+            .starts_with("`../shared/bench/oracles/pdf_pdfcop.sh {}")
+    );
+
+    for c in [js, crash, small] {
+        let check = c.check.unwrap();
+        assert_eq!(check.name, "valid PDF");
+        assert_eq!(check.shown(), "qpdf --check FILE");
+        assert_eq!(
+            c.show.shown().as_deref(),
+            Some("qpdf --qdf --object-streams=disable --deterministic-id FILE -")
+        );
+        assert!(c.gate_rejections_column);
+        assert!(c.tools.iter().any(|t| t.program == "qpdf"));
+    }
+    let pdfcop = js.tools.iter().find(|t| t.program == "pdfcop").unwrap();
+    // pdfcop has no working --version: its package's version is asked.
+    assert_eq!(pdfcop.version, Version::Debian("origami-pdf"));
+    assert_eq!(pdfcop.asked(), "pdfcop");
+    let qpdf = js.tools.iter().find(|t| t.program == "qpdf").unwrap();
+    assert_eq!(qpdf.asked(), "qpdf --version");
+}
+
+#[test]
+fn gtr_and_gtr_star_also_run_without_rules_right_after_their_rows() {
+    let step = |algorithm, lang, rules| Step {
+        algorithm,
+        lang,
+        rules,
+    };
+    assert_eq!(
+        case("xml-iso-entity").full.steps(),
+        [
+            step("ddmin", "lines", true),
+            step("hdd", "xml", true),
+            step("hdd*", "xml", true),
+            step("hdd+", "xml", true),
+            step("gtr", "xml", true),
+            step("gtr", "xml", false),
+            step("gtr*", "xml", true),
+            step("gtr*", "xml", false),
+        ]
+    );
+    assert_eq!(
+        case("pdf-pdfcop-crash").full.steps(),
+        [
+            step("hdd*", "pdf", true),
+            step("gtr*", "pdf", true),
+            step("gtr*", "pdf", false),
+        ]
+    );
+    // Every case's quick plan (where it has one) compares gtr* with and without rules.
+    for c in CASES {
+        let steps = c.quick.steps();
+        assert!(
+            c.quick.is_empty() || steps.contains(&step("gtr*", c.lang, false)),
+            "{}",
+            c.id
+        );
+        assert!(
+            c.full.steps().contains(&step("gtr*", c.lang, false)),
+            "{}",
+            c.id
+        );
+    }
 }
 
 #[test]
@@ -627,13 +1201,16 @@ fn every_case_is_consistent() {
     assert_eq!(ids.len(), CASES.len(), "case ids are unique");
     let root = crate::workspace_root();
     for c in CASES {
+        // A case may have no quick plan (a slow oracle), but it always has a full one.
+        assert!(!c.full.is_empty(), "{}", c.id);
+        assert_eq!(
+            c.quick.algorithms.is_empty(),
+            c.quick.jobs.is_empty(),
+            "{}",
+            c.id
+        );
         for quick in [false, true] {
             let plan = c.plan(quick);
-            assert!(
-                !plan.algorithms.is_empty() && !plan.jobs.is_empty(),
-                "{}",
-                c.id
-            );
             for &(algorithm, lang) in plan.algorithms {
                 assert!(
                     ["ddmin", "hdd", "hdd*", "hdd+", "gtr", "gtr*"].contains(&algorithm),
@@ -666,13 +1243,41 @@ fn every_case_is_consistent() {
                 assert!(c.oracle.shown_path().starts_with("../shared"));
             }
         }
+        // Inputs of the shared folder exist there (when it is there at all).
+        let shared = root.join("../shared");
+        if let Source::Shared { path } = c.source
+            && shared.is_dir()
+        {
+            assert!(shared.join(path).is_file(), "{}: {path}", c.id);
+            assert!(path.ends_with(c.file_name), "{}", c.id);
+        }
+        // An output viewer takes the output file as `{}`.
+        if let Show::Through { args, .. } = c.show {
+            assert_eq!(args.iter().filter(|a| **a == "{}").count(), 1, "{}", c.id);
+        }
     }
 }
 
 #[test]
 fn cases_are_selected_by_id_in_list_order() {
     let all: Vec<&str> = select_cases(&[]).unwrap().iter().map(|c| c.id).collect();
-    assert_eq!(all, ["xml-iso-entity", "py-underlying-dict"]);
+    assert_eq!(
+        all,
+        [
+            "xml-iso-entity",
+            "py-underlying-dict",
+            "pdf-js-at-opening",
+            "pdf-pdfcop-crash",
+            "pdf-openaction-small"
+        ]
+    );
+    let pdf = select_cases(&[
+        "pdf-openaction-small".to_string(),
+        "pdf-js-at-opening".to_string(),
+    ])
+    .unwrap();
+    assert_eq!(pdf[0].id, "pdf-js-at-opening");
+    assert_eq!(pdf[1].id, "pdf-openaction-small");
     let some = select_cases(&["py-underlying-dict".to_string()]).unwrap();
     assert_eq!(some.len(), 1);
     assert_eq!(some[0].id, "py-underlying-dict");
