@@ -6,7 +6,8 @@
 //! the other statements of the list stay apart (automatic semicolon insertion did not join two of
 //! them).
 //!
-//! `cargo run --release -p whittle-javascript --example roundtrip [DIR]`
+//! `cargo run --release -p whittle-javascript --example roundtrip [DIR | FILE]` (given a file, only
+//! its timings).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -117,7 +118,7 @@ fn scale(path: &Path) {
         gates.push(started.elapsed());
     }
     println!(
-        "largest: {} ({} bytes, {} nodes, height {}): parse {:.1} ms, unedited render {:.2} ms, \
+        "{} ({} bytes, {} nodes, height {}): parse {:.1} ms, unedited render {:.2} ms, \
          median render of one deletion {:.2} ms, gate {:.1} ms",
         path.display(),
         src.len(),
@@ -138,6 +139,10 @@ fn main() {
         )
         .to_string()
     });
+    if Path::new(&dir).is_file() {
+        scale(Path::new(&dir));
+        return;
+    }
     let mut files = Vec::new();
     walk(Path::new(&dir), &mut files);
     files.sort();
@@ -195,6 +200,7 @@ fn main() {
         started.elapsed().as_secs_f64()
     );
     if let Some((_, path)) = largest {
+        print!("largest file: ");
         scale(&path);
     }
 }

@@ -630,13 +630,19 @@ fn the_gate_accepts_scripts_and_modules_and_nothing_broken() {
 }
 
 #[test]
-fn tidy_drops_trailing_blanks_and_blank_lines_but_not_inside_templates() {
-    let src = "a();   \n\n\nconst t = `x  \n\n  y`;\n\t\nb();\n";
+fn tidy_drops_blank_lines_and_trailing_blanks_and_minimizes_indentation() {
+    let src = "a();   \n\n\nfunction f() {\n    if (x) {\n        const t = `x  \n\n    y`;\n\t\n        g(1,\n          2);\n    }\n}\n";
     let doc = parse(src);
     let tidy = JavaScript.tidy(&doc).expect("something to tidy");
+    let tidy = String::from_utf8(tidy).unwrap();
     assert_eq!(
-        String::from_utf8(tidy).unwrap(),
-        "a();\nconst t = `x  \n\n  y`;\nb();\n"
+        tidy,
+        "a();\nfunction f() {\n if (x) {\n  const t = `x  \n\n    y`;\n  g(1,\n  2);\n }\n}\n"
+    );
+    assert!(JavaScript.gate(tidy.as_bytes()));
+    assert!(
+        JavaScript.tidy(&parse(&tidy)).is_none(),
+        "tidy is idempotent"
     );
 }
 

@@ -291,15 +291,19 @@ fn indent_change(src: &[u8], tree: &Tree, n: NodeId, d: NodeId) -> Option<(Vec<u
 /// The document without trailing spaces and tabs at line ends and without blank lines, and, when
 /// `spec.reindent` is set, with every line indented by one space per enclosing `spec.block` node
 /// (the smallest indentation that keeps the same structure). Lines inside protected nodes
-/// (multi-line strings) keep every byte, and lines that start with a token no named node starts
-/// at (a closing bracket) keep their indentation, which is not significant there. `None` if
-/// nothing would change.
+/// (multi-line strings) keep every byte; a line on which one starts is re-indented but keeps its
+/// end. A line that starts with the closing token of a block (JavaScript's `}`) is indented like
+/// the statement the block belongs to; other lines that start with a token no named node starts at
+/// (a closing bracket) keep their indentation, which is not significant there. `None` if nothing
+/// would change.
 pub fn tidy(spec: &Spec, doc: &Document) -> Option<Vec<u8>> {
     let tree = &doc.tree;
     let src = tree.source();
     let extra = Extra::of(doc);
     // The outermost node starting at each offset, and its depth in blocks.
     let mut depth_at: Vec<(usize, usize)> = Vec::new();
+    // The closing tokens of blocks (a last byte after the last child), and the depth they take.
+    let mut closes: Vec<(usize, usize)> = Vec::new();
     if spec.reindent {
         let mut blocks = vec![0usize; tree.len()];
         for n in tree.nodes() {
@@ -311,7 +315,13 @@ pub fn tidy(spec: &Spec, doc: &Document) -> Option<Vec<u8>> {
             if depth_at.last().is_none_or(|&(s, _)| s < start) {
                 depth_at.push((start, blocks[n.index()]));
             }
+            let end = tree.span(n).end;
+            let inner = tree.children(n).last().map_or(start, |&k| tree.span(k).end);
+            if own == 1 && end > inner.max(start + 1) {
+                closes.push((end - 1, blocks[n.index()] - 1));
+            }
         }
+        closes.sort_unstable();
     }
     let mut out = Vec::with_capacity(src.len());
     let mut pos = 0;
@@ -322,15 +332,19 @@ pub fn tidy(spec: &Spec, doc: &Document) -> Option<Vec<u8>> {
             .map_or(src.len(), |i| pos + i);
         let next = (end + 1).min(src.len());
         let line = &src[pos..end];
-        if extra.is_protected(pos) || extra.is_protected(end) {
+        if extra.is_protected(pos) {
             out.extend_from_slice(&src[pos..next]);
             pos = next;
             continue;
         }
-        let kept = line
-            .iter()
-            .rposition(|&b| b != b' ' && b != b'\t')
-            .map_or(0, |i| i + 1);
+        // A line that ends inside a multi-line string keeps its end.
+        let kept = if extra.is_protected(end) {
+            line.len()
+        } else {
+            line.iter()
+                .rposition(|&b| b != b' ' && b != b'\t')
+                .map_or(0, |i| i + 1)
+        };
         let line = &line[..kept];
         if line
             .iter()
@@ -347,7 +361,13 @@ pub fn tidy(spec: &Spec, doc: &Document) -> Option<Vec<u8>> {
         let depth = depth_at
             .binary_search_by_key(&first, |&(s, _)| s)
             .ok()
-            .map(|i| depth_at[i].1);
+            .map(|i| depth_at[i].1)
+            .or_else(|| {
+                closes
+                    .binary_search_by_key(&first, |&(s, _)| s)
+                    .ok()
+                    .map(|i| closes[i].1)
+            });
         match depth {
             Some(d) => {
                 out.extend(std::iter::repeat_n(b' ', d));

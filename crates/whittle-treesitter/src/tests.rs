@@ -345,3 +345,32 @@ fn asi_writes_a_semicolon_where_statements_come_to_meet() {
     );
     assert_eq!(out, b"a\n(b)\n");
 }
+
+#[test]
+fn tidy_reindents_the_line_a_multi_line_string_starts_on() {
+    // The string's own lines keep every byte, but the statement it starts on moves with the
+    // rest of its block (before, it kept four spaces beside a one-space neighbour).
+    let src = "if x:\n    s = '''a  \n  b'''\n    t = 1\n";
+    let doc = parse(&python(), src.as_bytes()).unwrap();
+    let tidy = crate::tidy(&python(), &doc).expect("something to tidy");
+    assert_eq!(
+        String::from_utf8(tidy).unwrap(),
+        "if x:\n s = '''a  \n  b'''\n t = 1\n"
+    );
+}
+
+#[test]
+fn tidy_indents_a_closing_brace_like_its_statement() {
+    let js = Spec {
+        reindent: true,
+        block: Some("statement_block"),
+        ..javascript()
+    };
+    let src = "function f() {\n    if (x) {\n        g({\n          a: 1,\n        });\n    } else {\n        h();\n    }\n}\n";
+    let doc = parse(&js, src.as_bytes()).unwrap();
+    let tidy = crate::tidy(&js, &doc).expect("something to tidy");
+    assert_eq!(
+        String::from_utf8(tidy).unwrap(),
+        "function f() {\n if (x) {\n  g({\n  a: 1,\n        });\n } else {\n  h();\n }\n}\n"
+    );
+}
