@@ -26,14 +26,14 @@ pub(crate) const XML_PACKAGES: [(&str, &str); 6] = [
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct CorporaArgs {
-    /// Relearn only this format (python, xml or pdf).
+    /// Relearn only this format (python, javascript, xml or pdf).
     #[arg(long)]
     only: Option<String>,
 }
 
 /// One learned corpus, for the manifest and the plot.
 pub(crate) struct Learned {
-    format: &'static str,
+    format: String,
     source: String,
     files: u64,
     labels: usize,
@@ -64,6 +64,9 @@ pub(crate) fn run(args: &CorporaArgs) -> Result<ExitCode> {
         );
         learned.push(learn_one(&root, &whittle_python::Python, &files, source)?);
     }
+    if wants("javascript") {
+        learned.push(learn_npm(&root, whittle_javascript::NPM_CORPUS)?);
+    }
     if wants("xml") {
         learned.push(learn_debian(&root, &whittle_xml::Xml, &XML_PACKAGES)?);
     }
@@ -71,10 +74,10 @@ pub(crate) fn run(args: &CorporaArgs) -> Result<ExitCode> {
         learned.push(learn_debian(&root, &whittle_pdf::Pdf, &PDF_PACKAGES)?);
     }
     if learned.is_empty() {
-        bail!("nothing to learn: --only takes python, xml or pdf");
+        bail!("nothing to learn: --only takes python, javascript, xml or pdf");
     }
-    write_manifest(&root, &learned)?;
-    let svg = learning_curve_svg(&learned);
+    let all = write_manifest(&root, &learned)?;
+    let svg = learning_curve_svg(&all);
     std::fs::write(root.join("docs/learning-curve.svg"), svg).context("cannot write the plot")?;
     eprintln!("wrote corpora/manifest.json and docs/learning-curve.svg");
     Ok(ExitCode::SUCCESS)
@@ -106,7 +109,7 @@ fn learn_one(
         out.display()
     );
     Ok(Learned {
-        format: format.name(),
+        format: format.name().to_string(),
         source,
         files: learner.files(),
         labels: rules.labels.len(),
@@ -129,6 +132,45 @@ fn learn_debian(
         format,
         &files,
         format!("Debian packages {}", pins.join(", ")),
+    )
+}
+
+/// The JavaScript corpus: the pinned npm packages, each fetched (once) with `npm pack` and
+/// unpacked into `target/corpus/javascript/NAME@VERSION/`.
+fn learn_npm(root: &Path, packages: &[&str]) -> Result<Learned> {
+    let dir = root.join("target/corpus/javascript");
+    let tarballs = dir.join("tgz");
+    std::fs::create_dir_all(&tarballs)?;
+    let mut tops = Vec::new();
+    for &spec in packages {
+        let top = dir.join(spec);
+        if !top.join("package.json").exists() {
+            let tgz = capture(
+                command("npm")
+                    .args(["pack", "--silent", spec, "--pack-destination"])
+                    .arg(&tarballs),
+            )
+            .with_context(|| format!("npm pack {spec} failed"))?;
+            std::fs::create_dir_all(&top)?;
+            let status = command("tar")
+                .arg("-xzf")
+                .arg(tarballs.join(tgz.trim()))
+                .args(["--strip-components=1", "-C"])
+                .arg(&top)
+                .status()
+                .context("cannot run tar")?;
+            if !status.success() {
+                bail!("cannot unpack the npm package {spec}");
+            }
+        }
+        tops.push(top);
+    }
+    let files = whittle_learn::collect_files(&tops, whittle_javascript::JavaScript.extensions());
+    learn_one(
+        root,
+        &whittle_javascript::JavaScript,
+        &files,
+        format!("npm packages {}", packages.join(", ")),
     )
 }
 
@@ -172,7 +214,10 @@ fn fetch_debian(
     Ok(whittle_learn::collect_files(&[tree], extensions))
 }
 
-fn write_manifest(root: &Path, learned: &[Learned]) -> Result<()> {
+/// Updates the entries of `learned` in `corpora/manifest.json` (keeping the other formats' as
+/// they are) and returns every format of the manifest, in its order, with its learning curve, so
+/// that the plot shows all of them after `--only`.
+fn write_manifest(root: &Path, learned: &[Learned]) -> Result<Vec<Learned>> {
     let path = root.join("corpora/manifest.json");
     let mut manifest: serde_json::Map<String, serde_json::Value> = std::fs::read_to_string(&path)
         .ok()
@@ -180,7 +225,7 @@ fn write_manifest(root: &Path, learned: &[Learned]) -> Result<()> {
         .unwrap_or_default();
     for l in learned {
         manifest.insert(
-            l.format.to_string(),
+            l.format.clone(),
             serde_json::json!({
                 "rules": format!("corpora/{}.rules.json", l.format),
                 "corpus": l.source,
@@ -189,11 +234,24 @@ fn write_manifest(root: &Path, learned: &[Learned]) -> Result<()> {
                 "contexts": l.contexts,
                 "learn_seconds": (l.seconds * 100.0).round() / 100.0,
                 "command": format!("cargo xtask corpora --only {}", l.format),
+                "curve": l.curve,
             }),
         );
     }
-    let text = serde_json::to_string_pretty(&serde_json::Value::Object(manifest))? + "\n";
-    std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+    let text = serde_json::to_string_pretty(&serde_json::Value::Object(manifest.clone()))? + "\n";
+    std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(manifest
+        .into_iter()
+        .map(|(format, entry)| Learned {
+            format,
+            source: entry["corpus"].as_str().unwrap_or_default().to_string(),
+            files: entry["files"].as_u64().unwrap_or_default(),
+            labels: entry["labels"].as_u64().unwrap_or_default() as usize,
+            contexts: entry["contexts"].as_u64().unwrap_or_default() as usize,
+            seconds: entry["learn_seconds"].as_f64().unwrap_or_default(),
+            curve: serde_json::from_value(entry["curve"].clone()).unwrap_or_default(),
+        })
+        .collect())
 }
 
 /// The learning curve of every corpus (context pairs against files analysed; the GTR paper's

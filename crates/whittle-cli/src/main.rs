@@ -180,6 +180,7 @@ fn main() -> ExitCode {
 fn shipped_rules(format: &str) -> Option<&'static str> {
     match format {
         "python" => Some(include_str!("../../../corpora/python.rules.json")),
+        "javascript" => Some(include_str!("../../../corpora/javascript.rules.json")),
         "xml" => Some(include_str!("../../../corpora/xml.rules.json")),
         "pdf" => Some(include_str!("../../../corpora/pdf.rules.json")),
         _ => None,
@@ -605,4 +606,28 @@ fn reduce(args: ReduceArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(EXIT_INTERRUPTED));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tree_format_ships_rules_learned_for_it() {
+        for format in formats() {
+            let Some(text) = shipped_rules(format.name()) else {
+                assert_eq!(format.name(), "lines", "only `lines` has no corpus");
+                continue;
+            };
+            let rules = Rules::from_json(text).expect("shipped rules parse");
+            assert_eq!(rules.format, format.name());
+            assert!(
+                rules.files > 100 && rules.labels.len() > 20,
+                "{}: learned from {} files, {} labels",
+                format.name(),
+                rules.files,
+                rules.labels.len()
+            );
+        }
+    }
 }

@@ -391,13 +391,13 @@ fn the_output_may_not_be_the_input_and_rules_must_match_the_format() {
 }
 
 #[test]
-fn rules_filter_candidates_and_a_final_unfiltered_pass_keeps_the_size() {
+fn rules_filter_candidates_and_the_pass_over_forbidden_ones_keeps_the_size() {
     require_xmllint();
     let case = Case::new();
     case.write("catalog.xml", CATALOG);
     // Every book needs its id; a book only ever stands under a shelf; a title attribute is only
-    // ever on a book. The filtered pass keeps that shape, the unfiltered pass after it does not
-    // have to.
+    // ever on a book. The filtered pass keeps that shape; the pass over the transformations the
+    // rules forbid, one at a time, does not have to.
     case.write(
         "rules.json",
         r#"{"whittle_rules": 1, "format": "xml", "labels": {

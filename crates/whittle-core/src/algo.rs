@@ -75,19 +75,61 @@ pub fn default_templates() -> Vec<Box<dyn Template>> {
 }
 
 /// Runs `algorithm` to its end, then offers the format's tidy rendering (see
-/// [`crate::Format::tidy`]). With rules, the algorithm first runs filtered and then once more
-/// without them: the rules keep the search in the shapes the corpus knows, which saves most test
-/// runs, and the unfiltered pass, starting from an already small tree, takes the reductions the
-/// corpus did not foresee. The best result is in the reducer (and was reported to its observer
-/// after every improvement).
+/// [`crate::Format::tidy`]). With rules, the algorithm runs filtered, and then every single
+/// transformation the rules forbid on the result is tried (`try_forbidden`); when one is
+/// interesting the algorithm runs again (filtered) from there. The rules keep the search in the
+/// shapes the corpus knows, which saves most test runs; the last pass takes, one at a time, the
+/// reductions the corpus did not foresee. The best result is in the reducer (and was reported to
+/// its observer after every improvement).
 pub fn run(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError> {
     run_algorithm(r, algorithm)?;
     if r.has_rules() && algorithm != Algorithm::Ddmin {
-        r.drop_rules();
-        run_algorithm(r, algorithm)?;
+        let templates = r.format().templates();
+        while try_forbidden(r, &templates)? {
+            run_algorithm(r, algorithm)?;
+        }
     }
     r.tidy()?;
     Ok(())
+}
+
+/// The pass that makes up for what the rules cost: a sweep, in pre-order and template order,
+/// over the single transformations the rules forbid on the current (already reduced) tree, each
+/// tried on top of those the sweep already kept (as HDD+ sweeps deletions). Returns whether it
+/// kept any, so that the caller reduces again, with the rules, from there. When it returns
+/// `false`, no transformation the rules forbid is interesting on its own, and the filtered
+/// algorithm had already found none of the allowed ones interesting, so the result is
+/// 1-transformation-minimal as it would be without rules. Only the candidates the rules removed
+/// are new tests.
+fn try_forbidden(
+    r: &mut Reducer<'_>,
+    templates: &[Box<dyn Template>],
+) -> Result<bool, ReduceError> {
+    let Some(rules) = r.rules() else {
+        return Ok(false);
+    };
+    let doc = r.doc();
+    let mut forbidden: Vec<(NodeId, Edit)> = Vec::new();
+    let (mut all, mut allowed) = (Vec::new(), Vec::new());
+    for n in doc.tree.nodes() {
+        for t in templates {
+            all.clear();
+            allowed.clear();
+            t.candidates(doc, n, None, &mut all);
+            if t.candidates(doc, n, Some(rules), &mut allowed) > 0 {
+                forbidden.extend(all.iter().filter(|e| !allowed.contains(e)).map(|&e| (n, e)));
+            }
+        }
+    }
+    let mut state = Edits::new();
+    let accepted = greedy_scan(r, &forbidden, &mut state, |tree, state, (n, e)| {
+        // A node inside a subtree the sweep already changed (or the node itself) is done.
+        let gone =
+            std::iter::successors(Some(n), |&m| tree.parent(m)).any(|m| state.get(m).is_some());
+        (!gone).then(|| state.with(n, e))
+    })?;
+    r.commit()?;
+    Ok(accepted)
 }
 
 fn run_algorithm(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError> {

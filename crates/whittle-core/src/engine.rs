@@ -254,12 +254,6 @@ impl<'a> Reducer<'a> {
         self.compiled.is_some()
     }
 
-    /// Stops filtering with rules for the rest of the reduction (the final unfiltered pass).
-    pub fn drop_rules(&mut self) {
-        self.rules = None;
-        self.compiled = None;
-    }
-
     /// The rules compiled against the current tree.
     pub fn rules(&self) -> Option<&CompiledRules> {
         self.compiled.as_ref()

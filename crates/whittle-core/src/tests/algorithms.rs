@@ -190,6 +190,57 @@ fn rules_filter_candidates_without_calling_the_oracle() {
 }
 
 #[test]
+fn reductions_the_rules_forbid_are_still_found_one_at_a_time_after_the_filtered_pass() {
+    // Wrong rules: they claim every IfStmt has an `alt` and that a VarDecls never stands in a
+    // file, so filtered GTR keeps the `else` block and the `if` around the declaration, which
+    // the oracle does not need. The pass over the forbidden transformations must take both back.
+    let rules = Rules::from_json(
+        r#"{"whittle_rules": 1, "format": "toy", "labels": {
+            "IfStmt": {"mandatory_edges": ["test", "cons", "alt"], "contexts": [["file", "c"]]},
+            "VarDecls": {"contexts": [["BlockStmt", "body"]]},
+            "BlockStmt": {"contexts": [["IfStmt", "cons"], ["IfStmt", "alt"]]}
+        }}"#,
+    )
+    .expect("valid rules");
+    let seen = std::sync::Mutex::new(Vec::<Vec<u8>>::new());
+    let recording = |b: &[u8]| {
+        seen.lock().unwrap().push(b.to_vec());
+        running_example_oracle(b)
+    };
+    let templates = crate::default_templates();
+    let (filtered_only, _) =
+        reduce_with(RUNNING_EXAMPLE, &recording, 1, Some(rules.clone()), |r| {
+            while gtr(r, &templates)? {}
+            Ok(())
+        });
+    assert!(
+        filtered_only.contains(" alt:BlockStmt") && filtered_only.starts_with("IfStmt("),
+        "the wrong rules alone keep the else block and the if: {filtered_only}"
+    );
+    let filtered_calls = seen.lock().unwrap().len();
+    seen.lock().unwrap().clear();
+    let (with_rules, _) = reduce_with(RUNNING_EXAMPLE, &recording, 1, Some(rules), |r| {
+        crate::run(r, Algorithm::GtrStar)
+    });
+    let with_calls = seen.lock().unwrap().len();
+    seen.lock().unwrap().clear();
+    let (without_rules, _) = reduce_with(RUNNING_EXAMPLE, &recording, 1, None, |r| {
+        crate::run(r, Algorithm::GtrStar)
+    });
+    // The paper's GTR result (as in `gtr_reaches_the_single_var_statement_and_hdd_does_not`; the toy keeps
+    // the edge name of the substituted node).
+    assert_eq!(
+        with_rules,
+        "body:VarDecls(decl:VarDecl(id:Identifier(name:a) init:Literal(value:5)))"
+    );
+    assert_eq!(with_rules, without_rules);
+    assert!(
+        with_calls > filtered_calls,
+        "the forbidden transformations were tested ({with_calls} vs {filtered_calls})"
+    );
+}
+
+#[test]
 fn compiled_rules_answer_alg3_and_context_checks() {
     let t = tree("IfStmt(test:x cons:y cons:z) Block(body:IfStmt(test:x cons:y))");
     let rules = Rules::from_json(
