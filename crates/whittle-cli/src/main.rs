@@ -1,8 +1,11 @@
 //! `whittle`: reduce a file while a test command still says it is interesting.
 
+mod repeat;
+
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
+use repeat::Repeat;
 use serde::Serialize;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -92,6 +95,10 @@ struct ReduceArgs {
     /// Print nothing but errors.
     #[arg(long, short = 'q')]
     quiet: bool,
+    /// For a flaky test: run it up to K times on each candidate (interesting if one run says so),
+    /// and K times on the final result to show how reliably it reproduces.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    repeat: u32,
 }
 
 #[derive(Args)]
@@ -343,6 +350,14 @@ struct Report<'a> {
     nodes_after: usize,
     wall_seconds: f64,
     outside_oracle_seconds: f64,
+    /// `--repeat K`.
+    repeat: u32,
+    /// Runs of the test in all (`oracle_calls` counts candidates; with `--repeat` a candidate
+    /// can take up to K runs, and the final re-check K more).
+    test_runs: u64,
+    /// With `--repeat K` > 1 and a finished run: in how many of K runs the result was interesting.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    final_check_interesting: Option<usize>,
     #[serde(flatten)]
     stats: &'a Stats,
 }
@@ -415,7 +430,8 @@ fn reduce(args: ReduceArgs) -> Result<ExitCode> {
 
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let test = whittle_core::absolutize_command(&args.test, &cwd);
-    let oracle = CommandOracle::new(&test, &args.input, Duration::from_secs_f64(args.timeout));
+    let command = CommandOracle::new(&test, &args.input, Duration::from_secs_f64(args.timeout));
+    let oracle = Repeat::new(&command, args.repeat as usize);
     let options = Options {
         jobs,
         gate: !args.no_gate,
@@ -456,7 +472,7 @@ fn reduce(args: ReduceArgs) -> Result<ExitCode> {
         Ok(()) => {}
         Err(ReduceError::NotInteresting(_)) => {
             // Run it once more, capturing its output, to show the user what it said.
-            let run = oracle
+            let run = command
                 .run(&input, &|| false, true)
                 .context("cannot run the test")?;
             let how = match run.status {
@@ -472,7 +488,7 @@ fn reduce(args: ReduceArgs) -> Result<ExitCode> {
             let mut msg = format!(
                 "the test does not find the original input interesting ({how}); nothing was written.\n\
                  Reproduce with:\n  {}",
-                oracle.reproduce_hint(&args.input)
+                command.reproduce_hint(&args.input)
             );
             if !run.output.is_empty() {
                 let out = String::from_utf8_lossy(&run.output);
@@ -560,6 +576,21 @@ fn reduce(args: ReduceArgs) -> Result<ExitCode> {
     let best = reducer.into_best();
     write_atomic(&output, &best, permissions.as_ref())
         .with_context(|| format!("cannot write {}", output.display()))?;
+    let final_check = if args.repeat > 1 && !interrupted {
+        let hits = oracle.recheck(&best).context("cannot run the test")?;
+        say(&format!(
+            "whittle: the result was interesting in {hits} of {} more runs of the test{}",
+            args.repeat,
+            if hits == 0 {
+                "; the test is flakier than --repeat covers, try a larger K"
+            } else {
+                ""
+            }
+        ));
+        Some(hits)
+    } else {
+        None
+    };
     let wall = started.elapsed().as_secs_f64();
     let in_oracle = stats.oracle_busy_seconds;
     if let Some(path) = &args.report {
@@ -580,6 +611,9 @@ fn reduce(args: ReduceArgs) -> Result<ExitCode> {
             nodes_after,
             wall_seconds: wall,
             outside_oracle_seconds: (wall - in_oracle).max(0.0),
+            repeat: args.repeat,
+            test_runs: oracle.runs(),
+            final_check_interesting: final_check,
             stats: &stats,
         };
         let json = serde_json::to_string_pretty(&report)?;

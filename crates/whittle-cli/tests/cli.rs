@@ -196,6 +196,68 @@ fn lines_ddmin_keeps_exactly_the_needed_lines() {
 }
 
 #[test]
+fn repeat_makes_a_test_that_answers_every_other_run_usable() {
+    let case = Case::new();
+    let text: String = (0..12).map(|i| format!("line {i}\n")).collect();
+    case.write("notes.txt", &text);
+    // A flaky test: only its even-numbered runs look at the file (a counter file outside the
+    // scratch directories keeps count). Of any two consecutive runs exactly one is even, so with
+    // `--repeat 2` a candidate is interesting exactly when it holds `line 5`.
+    let flaky = case.script(
+        "flaky.sh",
+        &format!(
+            "n=$(cat {c} 2>/dev/null || echo 0); n=$((n + 1)); echo $n > {c}\n\
+             [ $((n % 2)) -eq 0 ] && grep -q 'line 5$' \"$1\"",
+            c = case.path("count").display()
+        ),
+    );
+    let test = format!("{} {{}}", flaky.display());
+    let once = case.whittle(&["reduce", "notes.txt", "--test", &test, "-j", "1", "-q"]);
+    assert_eq!(
+        once.status.code(),
+        Some(2),
+        "its first run is odd, so without --repeat the original looks uninteresting: {}",
+        stderr(&once)
+    );
+    fs::remove_file(case.path("count")).expect("counter written");
+    let out = case.whittle(&[
+        "reduce",
+        "notes.txt",
+        "--test",
+        &test,
+        "-j",
+        "1",
+        "--repeat",
+        "2",
+        "--report",
+        "r.json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(read(&case.path("notes.reduced.txt")), "line 5\n");
+    let json: serde_json::Value = serde_json::from_str(&read(&case.path("r.json"))).unwrap();
+    assert_eq!(json["repeat"], 2);
+    assert_eq!(
+        json["final_check_interesting"], 1,
+        "one of the two re-check runs is even"
+    );
+    let runs: u64 = read(&case.path("count")).trim().parse().unwrap();
+    assert_eq!(
+        json["test_runs"].as_u64(),
+        Some(runs),
+        "every run is counted"
+    );
+    assert!(
+        runs > json["oracle_calls"].as_u64().unwrap(),
+        "candidates took more than one run: {json}"
+    );
+    assert!(
+        stderr(&out).contains("interesting in 1 of 2 more runs"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn an_uninteresting_input_is_an_error_with_a_command_to_reproduce_it() {
     let case = Case::new();
     let input = case.write("a.txt", "hello\nworld\n");
