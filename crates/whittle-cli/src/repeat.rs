@@ -69,7 +69,7 @@ mod tests {
     impl Oracle for EveryNth {
         fn test(&self, _: &[u8], _: &dyn Fn() -> bool) -> Result<Verdict, OracleError> {
             let n = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
-            Ok(if n % self.period == 0 {
+            Ok(if n.is_multiple_of(self.period) {
                 Verdict::Interesting
             } else {
                 Verdict::Boring
