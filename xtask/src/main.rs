@@ -14,8 +14,12 @@
 mod bench;
 mod cases;
 mod corpora;
+mod measure;
+mod others;
+mod plots;
 mod report;
 mod roundtrip;
+mod summary;
 
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
@@ -37,6 +41,9 @@ enum Task {
     XmlRoundtrip(roundtrip::RoundtripArgs),
     /// Fetch the pinned corpora and relearn the shipped rules in corpora/.
     Corpora(corpora::CorporaArgs),
+    /// Run a command and write the CPU time and peak memory of its process tree (used by bench).
+    #[command(hide = true)]
+    Measure(measure::MeasureArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +52,7 @@ fn main() -> ExitCode {
         Task::Bench(args) => bench::run(&args),
         Task::XmlRoundtrip(args) => roundtrip::run(&args),
         Task::Corpora(args) => corpora::run(&args),
+        Task::Measure(args) => measure::run(&args),
     };
     match result {
         Ok(code) => code,
