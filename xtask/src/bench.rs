@@ -186,6 +186,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
         others_budget_minutes: others_budget_minutes(args),
         quick: args.quick,
         total_seconds: 0.0,
+        partial: None,
     };
 
     // The other reducers the plans name (and `--reducer` selects), installed if need be.
@@ -232,7 +233,12 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
         others_missing,
         args,
     };
+    let out = root.join(&args.out);
+    if let Some(dir) = out.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
     let mut sections = Vec::new();
+    let total = prepared.len();
     for p in prepared {
         match p {
             Ok(r) => {
@@ -241,17 +247,41 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
             }
             Err(section) => sections.push(section),
         }
+        // The document so far, after every case: a run stopped halfway keeps what it measured.
+        if sections.len() < total {
+            env.total_seconds = started.elapsed().as_secs_f64();
+            env.partial = Some(format!(
+                "{} of {total} cases done, the overhead rows not yet measured",
+                sections.len()
+            ));
+            write_document(&out, &env, &sections, &[])?;
+        }
     }
 
     let overhead = overhead_rows(&whittle, work.path(), args.repeat.max(1), &mut env)?;
     env.load_after = read_proc("/proc/loadavg", report::load_average);
     env.total_seconds = started.elapsed().as_secs_f64();
-
-    let out = root.join(&args.out);
-    if let Some(dir) = out.parent() {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    env.partial = None;
+    write_document(&out, &env, &sections, &overhead)?;
+    eprintln!(
+        "\nwrote {} ({} in all)",
+        out.display(),
+        report::duration(env.total_seconds)
+    );
+    for f in report::findings(&sections, &overhead) {
+        eprintln!("finding: {f}");
     }
-    let runs = summary::runs(&sections);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the document and its box plots beside it.
+fn write_document(
+    out: &Path,
+    env: &Environment,
+    sections: &[CaseSection],
+    overhead: &[OverheadRow],
+) -> Result<()> {
+    let runs = summary::runs(sections);
     let mut plots = Vec::new();
     for (measure, name, title) in [
         (
@@ -272,17 +302,8 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
             plots.push(name.to_string());
         }
     }
-    let doc = report::document(&env, &sections, &overhead, &plots);
-    std::fs::write(&out, doc + "\n").with_context(|| format!("cannot write {}", out.display()))?;
-    eprintln!(
-        "\nwrote {} ({} in all)",
-        out.display(),
-        report::duration(env.total_seconds)
-    );
-    for f in report::findings(&sections, &overhead) {
-        eprintln!("finding: {f}");
-    }
-    Ok(ExitCode::SUCCESS)
+    let doc = report::document(env, sections, overhead, &plots);
+    std::fs::write(out, doc + "\n").with_context(|| format!("cannot write {}", out.display()))
 }
 
 /// Makes a case ready to run: installs its npm tool, fetches its input and checks that the

@@ -475,6 +475,8 @@ pub(crate) struct Environment {
     pub(crate) quick: bool,
     /// Seconds the whole benchmark took (build and fetch included).
     pub(crate) total_seconds: f64,
+    /// How far a run got, while it is still going (the document is written after every case).
+    pub(crate) partial: Option<String>,
 }
 
 /// A reduced output, shown in its case's section.
@@ -906,6 +908,13 @@ pub(crate) fn document(
         duration(env.total_seconds),
         env.date,
     );
+    if let Some(how_far) = &env.partial {
+        let _ = writeln!(
+            d,
+            "**Partial run**: written while the benchmark was still running ({how_far}); the \
+             times and totals are those so far.\n"
+        );
+    }
     if env.quick {
         let _ = writeln!(
             d,

@@ -2031,3 +2031,107 @@ fn tree_nodes_are_counted_by_whittles_own_parsers() {
     assert_eq!(summary_mod::tree_nodes("pdf", b"not a pdf"), None);
     assert_eq!(summary_mod::tree_nodes("lines", b"a\nb\n"), None);
 }
+
+#[test]
+fn a_case_shows_its_other_reducers_and_a_partial_document_says_so() {
+    use crate::summary::{Measured, OtherRow};
+    let measured = |bytes: u64, calls: u64, from_wrapper: bool| Measured {
+        usage: Some(Usage {
+            exit: Some(0),
+            wall_seconds: 10.0,
+            user_seconds: 3.0,
+            system_seconds: 1.0,
+            max_rss_kib: 3 * 1024,
+            ..Usage::default()
+        }),
+        calls: CallLog {
+            calls,
+            interesting: 1,
+            unfinished: 0,
+            busy_seconds: 7.5,
+        },
+        wall_seconds: 10.0,
+        bytes_after: bytes,
+        nodes_after: Some(9),
+        from_wrapper,
+    };
+    let others = vec![
+        OtherRow {
+            case: "py-underlying-dict".into(),
+            id: "lithium".into(),
+            name: "lithium".into(),
+            version: "PyPI `lithium-reducer` 4.0.0 (Python 3.11.7, `target/bench-tools/py`)".into(),
+            jobs: 1,
+            measured: Some(measured(150, 20, false)),
+            finished: true,
+            own_calls: Some(21),
+            still_interesting: Some(true),
+            check: Some(true),
+            ..OtherRow::default()
+        },
+        OtherRow {
+            case: "py-underlying-dict".into(),
+            id: "cvise".into(),
+            name: "C-Vise".into(),
+            version: "Debian `cvise` 2.7.0-2 (`/usr/bin/cvise`)".into(),
+            jobs: 2,
+            measured: Some(measured(140, 900, true)),
+            budget_minutes_hit: Some(2.0),
+            still_interesting: Some(true),
+            check: Some(false),
+            ..OtherRow::default()
+        },
+    ];
+    let mut section = py_section(vec![]);
+    section.others = others;
+    section.others_not_run = vec![(
+        "Shrink Ray".into(),
+        "not installable here: needs Python ≥ 3.12".into(),
+    )];
+    section.format = "python".into();
+    section.bytes_before = 282;
+    section.nodes_before = Some(100);
+    let env = Environment {
+        partial: Some("2 of 7 cases done".into()),
+        others_budget_minutes: 2.0,
+        ..sample_env()
+    };
+    let doc = report::document(&env, &[section], &[], &[]);
+    assert!(doc.contains(
+        "**Partial run**: written while the benchmark was still running (2 of 7 cases done)"
+    ));
+    let table: Vec<&str> = doc
+        .lines()
+        .skip_while(|l| !l.starts_with("Other reducers on `py-underlying-dict`"))
+        .skip(2)
+        .take(4)
+        .collect();
+    let lithium = cells(table[2]);
+    assert_eq!(
+        lithium,
+        [
+            "lithium PyPI `lithium-reducer` 4.0.0",
+            "1",
+            "150",
+            "9",
+            "20 (it says 21)",
+            "10.0",
+            "4.0",
+            "3",
+            "25.0 %",
+            "yes",
+            "yes",
+            "yes"
+        ]
+    );
+    let cvise = cells(table[3]);
+    assert_eq!(cvise[2], "140 (smallest interesting candidate tested)");
+    assert_eq!(cvise[5], "10.0 (**budget**: 2 min)");
+    assert_eq!((cvise[9].as_str(), cvise[11].as_str()), ("no", "**NO**"));
+    assert!(doc.contains(
+        "- Shrink Ray did not run on this case: not installable here: needs Python ≥ 3.12."
+    ));
+    // The comparison section counts both runs, with the wrapper's calls.
+    assert!(doc.contains("## Comparison of reducers"));
+    assert!(doc.contains("| py-underlying-dict | C-Vise | 2 | n/a | 282 → 140 (50 %) | 100 → 9 (9.0 %) | 900 | 10.0 (**budget**) | 4.0 | 3 | yes | **NO** |"));
+}
