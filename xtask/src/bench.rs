@@ -187,6 +187,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
         quick: args.quick,
         total_seconds: 0.0,
         partial: None,
+        wrapper_ms: None,
     };
 
     // The other reducers the plans name (and `--reducer` selects), installed if need be.
@@ -222,6 +223,11 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
         .prefix("whittle-bench-")
         .tempdir()
         .context("cannot make a temporary directory")?;
+    // Private copies of the two binaries the runs start: the target directory may be shared
+    // with other checkouts, whose builds would otherwise swap them in the middle of a run.
+    let whittle = private_copy(&whittle, work.path())?;
+    let me = std::env::current_exe().context("cannot find the xtask binary")?;
+    let _ = MEASURE.set(private_copy(&me, work.path())?);
     let runner = Runner {
         whittle: &whittle,
         work: work.path(),
@@ -259,6 +265,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
     }
 
     let overhead = overhead_rows(&whittle, work.path(), args.repeat.max(1), &mut env)?;
+    env.wrapper_ms = wrapper_cost(&runner.count, work.path());
     env.load_after = read_proc("/proc/loadavg", report::load_average);
     env.total_seconds = started.elapsed().as_secs_f64();
     env.partial = None;
@@ -272,6 +279,37 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
         eprintln!("finding: {f}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What the counting wrapper costs per call: the median milliseconds of 21 calls of `true` on a
+/// small file run directly, and through `count.sh` (an interesting call, which also keeps the
+/// file as the best so far).
+fn wrapper_cost(count: &Path, work: &Path) -> Option<(f64, f64)> {
+    let dir = work.join("wrapper-cost");
+    std::fs::create_dir_all(&dir).ok()?;
+    let file = dir.join("f.txt");
+    std::fs::write(&file, "x\n").ok()?;
+    let time = |wrapped: bool| -> Option<f64> {
+        let mut ms = Vec::new();
+        for i in 0..21 {
+            let log = dir.join(format!("calls-{i}.log"));
+            let mut cmd = if wrapped {
+                let mut c = command(count);
+                c.arg(&log).arg("true");
+                c
+            } else {
+                command("true")
+            };
+            let started = Instant::now();
+            let ok = cmd.arg(&file).status().ok()?.success();
+            ms.push(started.elapsed().as_secs_f64() * 1000.0);
+            if !ok {
+                return None;
+            }
+        }
+        report::median(&ms)
+    };
+    Some((time(false)?, time(true)?))
 }
 
 /// Writes the document and its box plots beside it.
@@ -929,6 +967,17 @@ fn passes_check(case: &Case, file: &Path) -> Result<Option<bool>> {
     Ok(Some(status.success()))
 }
 
+/// The private copy of this binary that runs `xtask measure`.
+static MEASURE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Copies a binary into `dir`, keeping its name and its permissions.
+fn private_copy(binary: &Path, dir: &Path) -> Result<PathBuf> {
+    let copy = dir.join(binary.file_name().context("a binary has a file name")?);
+    std::fs::copy(binary, &copy)
+        .with_context(|| format!("cannot copy {} to {}", binary.display(), copy.display()))?;
+    Ok(copy)
+}
+
 /// How one measured run ended.
 #[derive(Debug)]
 struct Finished {
@@ -956,7 +1005,10 @@ fn run_measured(
     let _ = std::fs::remove_file(&usage_path);
     let err_file = std::fs::File::create(&err_path)?;
     let out_file = err_file.try_clone()?;
-    let me = std::env::current_exe().context("cannot find the xtask binary")?;
+    let me = match MEASURE.get() {
+        Some(m) => m.clone(),
+        None => std::env::current_exe().context("cannot find the xtask binary")?,
+    };
     let started = Instant::now();
     let mut child = command(me)
         .arg("measure")

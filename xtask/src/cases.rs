@@ -531,7 +531,7 @@ pub(crate) const CASES: [Case; 7] = [
         note: None,
         npm: Some(PRETTIER),
         show: Show::Raw,
-        budget_minutes: Some(3.0),
+        budget_minutes: Some(2.5),
     },
     Case {
         id: "js-engines-numbro",
@@ -567,7 +567,7 @@ pub(crate) const CASES: [Case; 7] = [
         note: None,
         npm: None,
         show: Show::Raw,
-        budget_minutes: Some(3.0),
+        budget_minutes: Some(2.5),
     },
 ];
 

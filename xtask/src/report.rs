@@ -477,6 +477,8 @@ pub(crate) struct Environment {
     pub(crate) total_seconds: f64,
     /// How far a run got, while it is still going (the document is written after every case).
     pub(crate) partial: Option<String>,
+    /// The median milliseconds of a call of `true`, directly and through the counting wrapper.
+    pub(crate) wrapper_ms: Option<(f64, f64)>,
 }
 
 /// A reduced output, shown in its case's section.
@@ -821,8 +823,17 @@ fn comparison(d: &mut String, env: &Environment, cases: &[CaseSection], plots: &
          runs have a budget of {} min, other reducers' {} min (less for a case with its own); \
          a run stopped at its budget is marked, and its result is the smaller of its own \
          output and the smallest interesting candidate it had tested. Only runs whose output \
-         the oracle still accepts count in the medians.\n",
-        env.budget_minutes, env.others_budget_minutes
+         the oracle still accepts count in the medians.{}\n",
+        env.budget_minutes,
+        env.others_budget_minutes,
+        env.wrapper_ms
+            .map_or(String::new(), |(direct, wrapped)| format!(
+                " The wrapper costs every reducer the same: a call of `true` took {direct:.1} ms \
+             directly and {wrapped:.1} ms through it (medians of 21, an interesting call, \
+             which also keeps the best file), so about {:.0} ms per call, counted as oracle \
+             time.",
+                wrapped - direct
+            ))
     );
     let mut seen: Vec<&str> = Vec::new();
     for o in cases.iter().flat_map(|c| &c.others) {
