@@ -163,6 +163,23 @@ pub(crate) struct Medians {
     pub(crate) calls: Option<f64>,
     pub(crate) wall_seconds: Option<f64>,
     pub(crate) budget_hits: usize,
+    /// Of the counted runs, how many had their output checked for validity in its format
+    /// (`python3 -c 'ast.parse…'`, `node --check`, `qpdf --check`), and how many passed.
+    pub(crate) checked: usize,
+    pub(crate) valid: usize,
+}
+
+impl Medians {
+    /// `2 of 3`, or `—` when no output was checked (a case about an ill-formed input).
+    pub(crate) fn valid_cell(&self) -> String {
+        if self.checked == 0 {
+            "—".to_string()
+        } else if self.valid < self.checked {
+            format!("**{} of {}**", self.valid, self.checked)
+        } else {
+            format!("{} of {}", self.valid, self.checked)
+        }
+    }
 }
 
 pub(crate) fn medians(runs: &[&Run], format: &str, reducer: &str) -> Medians {
@@ -183,6 +200,8 @@ pub(crate) fn medians(runs: &[&Run], format: &str, reducer: &str) -> Medians {
         calls: col(&|r| Some(r.calls as f64)),
         wall_seconds: col(&|r| Some(r.wall_seconds)),
         budget_hits: ok.iter().filter(|r| r.budget_hit).count(),
+        checked: ok.iter().filter(|r| r.valid.is_some()).count(),
+        valid: ok.iter().filter(|r| r.valid == Some(true)).count(),
     }
 }
 
@@ -195,7 +214,8 @@ pub(crate) fn table_two(runs: &[Run]) -> String {
     let runs = compared(runs);
     let mut out = String::from(
         "| format | reducer | cases | median nodes left | median bytes left | median oracle \
-         calls | median wall s | runs at their budget |\n|---|---|--:|--:|--:|--:|--:|--:|\n",
+         calls | median wall s | runs at their budget | outputs valid for the format |\n\
+         |---|---|--:|--:|--:|--:|--:|--:|--:|\n",
     );
     for f in formats(&runs) {
         for red in reducers(&runs) {
@@ -210,13 +230,14 @@ pub(crate) fn table_two(runs: &[Run]) -> String {
             };
             let _ = writeln!(
                 out,
-                "| {f} | {} | {cases} | {} | {} | {} | {} | {} |",
+                "| {f} | {} | {cases} | {} | {} | {} | {} | {} | {} |",
                 cell(&red),
                 pct(m.nodes_percent),
                 pct(m.bytes_percent),
                 num(m.calls, 0),
                 num(m.wall_seconds, 1),
-                m.budget_hits
+                m.budget_hits,
+                m.valid_cell()
             );
         }
     }
@@ -253,9 +274,9 @@ pub(crate) fn best_other(runs: &[&Run], format: &str) -> Option<(String, Medians
 pub(crate) fn headline(runs: &[Run]) -> String {
     let runs = compared(runs);
     let mut out = String::from(
-        "| format | whittle `gtr*`: nodes / bytes left | its oracle calls | best other reducer \
-         | its nodes / bytes left | its oracle calls | smaller | fewer calls |\n\
-         |---|--:|--:|---|--:|--:|---|---|\n",
+        "| format | whittle `gtr*`: nodes / bytes left | its oracle calls | its outputs valid \
+         | best other reducer | its nodes / bytes left | its oracle calls | its outputs valid \
+         | smaller | fewer calls |\n|---|--:|--:|--:|---|--:|--:|--:|---|---|\n",
     );
     for f in formats(&runs) {
         let w = medians(&runs, &f, "whittle gtr*");
@@ -265,22 +286,25 @@ pub(crate) fn headline(runs: &[Run]) -> String {
         let Some((name, o)) = best_other(&runs, &f) else {
             let _ = writeln!(
                 out,
-                "| {f} | {} / {} | {} | — | — | — | — | — |",
+                "| {f} | {} / {} | {} | {} | — | — | — | — | — | — |",
                 pct(w.nodes_percent),
                 pct(w.bytes_percent),
-                num(w.calls, 0)
+                num(w.calls, 0),
+                w.valid_cell()
             );
             continue;
+        };
+        // By tree nodes, then by bytes (also when the other's output does not parse).
+        let by_bytes = match (w.bytes_percent, o.bytes_percent) {
+            (Some(a), Some(b)) if a < b => "whittle",
+            (Some(a), Some(b)) if a > b => "**other**",
+            (Some(_), Some(_)) => "tie",
+            _ => "—",
         };
         let smaller = match (w.nodes_percent, o.nodes_percent) {
             (Some(a), Some(b)) if a < b => "whittle",
             (Some(a), Some(b)) if a > b => "**other**",
-            (Some(_), Some(_)) => match (w.bytes_percent, o.bytes_percent) {
-                (Some(a), Some(b)) if a < b => "whittle",
-                (Some(a), Some(b)) if a > b => "**other**",
-                _ => "tie",
-            },
-            _ => "—",
+            _ => by_bytes,
         };
         let fewer = match (w.calls, o.calls) {
             (Some(a), Some(b)) if a < b => "whittle",
@@ -290,14 +314,16 @@ pub(crate) fn headline(runs: &[Run]) -> String {
         };
         let _ = writeln!(
             out,
-            "| {f} | {} / {} | {} | {} | {} / {} | {} | {smaller} | {fewer} |",
+            "| {f} | {} / {} | {} | {} | {} | {} / {} | {} | {} | {smaller} | {fewer} |",
             pct(w.nodes_percent),
             pct(w.bytes_percent),
             num(w.calls, 0),
+            w.valid_cell(),
             cell(&name),
             pct(o.nodes_percent),
             pct(o.bytes_percent),
-            num(o.calls, 0)
+            num(o.calls, 0),
+            o.valid_cell()
         );
     }
     out

@@ -1887,8 +1887,14 @@ fn hand_made_runs() -> Vec<Run> {
         not_interesting,
         run("x1", "xml", "C-Vise", 2, 2, 900),
         run("x2", "xml", "C-Vise", 2, 10, 700),
-        run("p1", "python", "whittle gtr*", 2, 50, 200),
-        run("p1", "python", "C-Vise", 2, 40, 3000),
+        Run {
+            valid: Some(true),
+            ..run("p1", "python", "whittle gtr*", 2, 50, 200)
+        },
+        Run {
+            valid: Some(false),
+            ..run("p1", "python", "C-Vise", 2, 40, 3000)
+        },
     ]
 }
 
@@ -1932,7 +1938,8 @@ fn table_two_and_the_headline_show_the_hand_computed_medians() {
             "6.0 %",
             "50",
             "5.0",
-            "0"
+            "0",
+            "—"
         ]
     );
     assert_eq!(
@@ -1940,40 +1947,68 @@ fn table_two_and_the_headline_show_the_hand_computed_medians() {
         ["xml", "picire", "1 (+1 not interesting)", "6.0 %"]
     );
     assert_eq!(
-        cells(lines[6])[..6],
-        ["python", "C-Vise", "1", "40 %", "40 %", "3000"]
+        cells(lines[6]),
+        [
+            "python",
+            "C-Vise",
+            "1",
+            "40 %",
+            "40 %",
+            "3000",
+            "300.0",
+            "0",
+            "**0 of 1**"
+        ]
     );
     let head = summary_mod::headline(&runs);
     let lines: Vec<&str> = head.lines().collect();
     assert_eq!(lines.len(), 4, "{head}");
-    // XML: a tie in size with picire, fewer calls for whittle.
+    // XML: a tie in size with picire, fewer calls for whittle; no output checked.
     assert_eq!(
         cells(lines[2]),
         [
             "xml",
             "6.0 % / 6.0 %",
             "50",
+            "—",
             "picire",
             "6.0 % / 6.0 %",
             "100",
+            "—",
             "tie",
             "whittle"
         ]
     );
-    // Python: C-Vise is smaller (40 % against 50 %), whittle needs fewer calls.
+    // Python: C-Vise is smaller (40 % against 50 %) but its output is not valid Python;
+    // whittle needs fewer calls.
     assert_eq!(
         cells(lines[3]),
         [
             "python",
             "50 % / 50 %",
             "200",
+            "1 of 1",
             "C-Vise",
             "40 % / 40 %",
             "3000",
+            "**0 of 1**",
             "**other**",
             "whittle"
         ]
     );
+    // An other reducer whose output whittle's parser refuses is compared by bytes.
+    let mut runs = hand_made_runs();
+    for r in runs
+        .iter_mut()
+        .filter(|r| r.reducer == "C-Vise" && r.format == "python")
+    {
+        r.nodes_after = None;
+        r.bytes_after = 300;
+    }
+    let head = summary_mod::headline(&runs);
+    let python = cells(head.lines().nth(3).unwrap());
+    assert_eq!(python[5], "— / 30 %");
+    assert_eq!(python[8], "**other**");
 }
 
 #[test]
