@@ -270,7 +270,8 @@ pub(crate) fn best_other(runs: &[&Run], format: &str) -> Option<(String, Medians
         })
 }
 
-/// The headline table: per format, whittle `gtr*` against the best other reducer.
+/// The headline table: per format, whittle `gtr*` against the best other reducer, both over the
+/// cases the other reducer has results for.
 pub(crate) fn headline(runs: &[Run]) -> String {
     let runs = compared(runs);
     let mut out = String::from(
@@ -283,7 +284,27 @@ pub(crate) fn headline(runs: &[Run]) -> String {
         if w.cases == 0 {
             continue;
         }
-        let Some((name, o)) = best_other(&runs, &f) else {
+        let best = best_other(&runs, &f);
+        // whittle on the cases the best other reducer has results for, so both medians are
+        // over the same inputs.
+        let w = match &best {
+            Some((name, _)) => {
+                let cases: Vec<&str> = runs
+                    .iter()
+                    .filter(|r| r.format == f && r.reducer == *name && r.counts())
+                    .map(|r| r.case.as_str())
+                    .collect();
+                let same: Vec<&Run> = runs
+                    .iter()
+                    .copied()
+                    .filter(|r| cases.contains(&r.case.as_str()))
+                    .collect();
+                let m = medians(&same, &f, "whittle gtr*");
+                if m.cases == 0 { w } else { m }
+            }
+            None => w,
+        };
+        let Some((name, o)) = best else {
             let _ = writeln!(
                 out,
                 "| {f} | {} / {} | {} | {} | — | — | — | — | — | — |",
