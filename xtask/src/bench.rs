@@ -2,9 +2,13 @@
 //! are in `cases.rs`; what is measured is turned into markdown by `report.rs`.
 
 use crate::cases::{CASES, Case, NpmTool, Oracle, Show, Source, Step, Tool, Version};
+use crate::measure::{CallLog, Usage};
+use crate::others::{Install, Job, Other};
+use crate::plots;
 use crate::report::{
     self, CaseSection, Columns, Environment, NotRun, Output, OverheadRow, Report, Row,
 };
+use crate::summary::{self, Measured, OtherRow};
 use crate::{capture, command, workspace_root};
 use anyhow::{Context, Result, bail};
 use nix::sys::signal::{Signal, kill};
@@ -34,6 +38,22 @@ pub(crate) struct BenchArgs {
     /// Runs of each overhead measurement (the median is reported).
     #[arg(long, default_value_t = 5)]
     repeat: usize,
+    /// Run only these reducers: `whittle` or another reducer's id (`creduce`, `cvise`,
+    /// `picire`, `lithium`, `shrinkray`, `treereduce`); repeatable. Default: every reducer of
+    /// each case's plan.
+    #[arg(long = "reducer", value_name = "ID")]
+    reducers: Vec<String>,
+    /// Minutes after which another reducer's run is stopped (SIGTERM to its process group) and
+    /// marked so; its result is then the smallest interesting candidate it had tested.
+    #[arg(long, default_value_t = 5.0)]
+    others_budget_minutes: f64,
+}
+
+impl BenchArgs {
+    /// Whether `--reducer` selects `id` (everything when it is not given).
+    fn wants(&self, id: &str) -> bool {
+        self.reducers.is_empty() || self.reducers.iter().any(|r| r == id)
+    }
 }
 
 /// A case made ready to run: its oracle script found, its input fetched.
@@ -54,6 +74,15 @@ struct Runner<'a> {
     whittle: &'a Path,
     work: &'a Path,
     budget: Duration,
+    others_budget: Duration,
+    /// The counting wrapper `xtask/oracles/count.sh` and lithium's condition module.
+    count: PathBuf,
+    lithium_condition: PathBuf,
+    /// The other reducers that run (installed), with their program and version; and those that
+    /// could not be installed, with why.
+    others: Vec<(Other, PathBuf, String)>,
+    others_missing: Vec<(Other, String)>,
+    args: &'a BenchArgs,
 }
 
 /// The cases named by `--case` (all of them without), in the order of [`CASES`].
@@ -75,6 +104,12 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
     let started = Instant::now();
     let root = workspace_root();
     let cases = select_cases(&args.cases)?;
+    for id in &args.reducers {
+        if id != "whittle" && Other::from_id(id).is_none() {
+            let ids: Vec<&str> = Other::ALL.iter().map(|o| o.id()).collect();
+            bail!("no reducer `{id}` (known: whittle, {})", ids.join(", "));
+        }
+    }
 
     // Everything that can be missing is looked for before the long build. A case whose tools
     // are missing is skipped (and said so in the document), not the whole benchmark.
@@ -148,20 +183,68 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
         load_after: String::new(),
         max_foreign_rustc: 0,
         budget_minutes: args.budget_minutes,
+        others_budget_minutes: others_budget_minutes(args),
         quick: args.quick,
         total_seconds: 0.0,
+        partial: None,
+        wrapper_ms: None,
     };
+
+    // The other reducers the plans name (and `--reducer` selects), installed if need be.
+    let mut others = Vec::new();
+    let mut others_missing = Vec::new();
+    for other in Other::ALL {
+        let named = prepared.iter().any(|p| {
+            p.as_ref()
+                .is_ok_and(|r| r.case.plan(args.quick).others.contains(&other))
+        });
+        if !named || !args.wants(other.id()) {
+            continue;
+        }
+        match ensure_other(&root, other) {
+            Ok((program, version)) => {
+                eprintln!("{}: {version}", other.name());
+                env.tools
+                    .push((format!("{} (reducer)", other.name()), version.clone()));
+                others.push((other, program, version));
+            }
+            Err(why) => {
+                eprintln!("{}: not installable here: {why}", other.name());
+                env.tools.push((
+                    format!("{} (reducer)", other.name()),
+                    format!("**not installable here**: {why}"),
+                ));
+                others_missing.push((other, why));
+            }
+        }
+    }
 
     let work = tempfile::Builder::new()
         .prefix("whittle-bench-")
         .tempdir()
         .context("cannot make a temporary directory")?;
+    // Private copies of the two binaries the runs start: the target directory may be shared
+    // with other checkouts, whose builds would otherwise swap them in the middle of a run.
+    let whittle = private_copy(&whittle, work.path())?;
+    let me = std::env::current_exe().context("cannot find the xtask binary")?;
+    let _ = MEASURE.set(private_copy(&me, work.path())?);
     let runner = Runner {
         whittle: &whittle,
         work: work.path(),
         budget: Duration::from_secs_f64(args.budget_minutes.max(0.0) * 60.0),
+        others_budget: Duration::from_secs_f64(others_budget_minutes(args) * 60.0),
+        count: root.join("xtask/oracles/count.sh"),
+        lithium_condition: root.join("xtask/oracles/lithium_exit0.py"),
+        others,
+        others_missing,
+        args,
     };
+    let out = root.join(&args.out);
+    if let Some(dir) = out.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
     let mut sections = Vec::new();
+    let total = prepared.len();
     for p in prepared {
         match p {
             Ok(r) => {
@@ -170,18 +253,23 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
             }
             Err(section) => sections.push(section),
         }
+        // The document so far, after every case: a run stopped halfway keeps what it measured.
+        if sections.len() < total {
+            env.total_seconds = started.elapsed().as_secs_f64();
+            env.partial = Some(format!(
+                "{} of {total} cases done, the overhead rows not yet measured",
+                sections.len()
+            ));
+            write_document(&out, &env, &sections, &[])?;
+        }
     }
 
     let overhead = overhead_rows(&whittle, work.path(), args.repeat.max(1), &mut env)?;
+    env.wrapper_ms = wrapper_cost(&runner.count, work.path());
     env.load_after = read_proc("/proc/loadavg", report::load_average);
     env.total_seconds = started.elapsed().as_secs_f64();
-
-    let doc = report::document(&env, &sections, &overhead);
-    let out = root.join(&args.out);
-    if let Some(dir) = out.parent() {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    std::fs::write(&out, doc + "\n").with_context(|| format!("cannot write {}", out.display()))?;
+    env.partial = None;
+    write_document(&out, &env, &sections, &overhead)?;
     eprintln!(
         "\nwrote {} ({} in all)",
         out.display(),
@@ -191,6 +279,69 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
         eprintln!("finding: {f}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What the counting wrapper costs per call: the median milliseconds of 21 calls of `true` on a
+/// small file run directly, and through `count.sh` (an interesting call, which also keeps the
+/// file as the best so far).
+fn wrapper_cost(count: &Path, work: &Path) -> Option<(f64, f64)> {
+    let dir = work.join("wrapper-cost");
+    std::fs::create_dir_all(&dir).ok()?;
+    let file = dir.join("f.txt");
+    std::fs::write(&file, "x\n").ok()?;
+    let time = |wrapped: bool| -> Option<f64> {
+        let mut ms = Vec::new();
+        for i in 0..21 {
+            let log = dir.join(format!("calls-{i}.log"));
+            let mut cmd = if wrapped {
+                let mut c = command(count);
+                c.arg(&log).arg("true");
+                c
+            } else {
+                command("true")
+            };
+            let started = Instant::now();
+            let ok = cmd.arg(&file).status().ok()?.success();
+            ms.push(started.elapsed().as_secs_f64() * 1000.0);
+            if !ok {
+                return None;
+            }
+        }
+        report::median(&ms)
+    };
+    Some((time(false)?, time(true)?))
+}
+
+/// Writes the document and its box plots beside it.
+fn write_document(
+    out: &Path,
+    env: &Environment,
+    sections: &[CaseSection],
+    overhead: &[OverheadRow],
+) -> Result<()> {
+    let runs = summary::runs(sections);
+    let mut plots = Vec::new();
+    for (measure, name, title) in [
+        (
+            plots::Measure::NodesPercent,
+            "benchmarks-size.svg",
+            "Remaining tree nodes per format and reducer",
+        ),
+        (
+            plots::Measure::Calls,
+            "benchmarks-calls.svg",
+            "Oracle calls per format and reducer",
+        ),
+    ] {
+        if let Some(svg) = plots::box_plot_svg(&runs, measure, title)? {
+            let file = out.with_file_name(name);
+            std::fs::write(&file, svg)
+                .with_context(|| format!("cannot write {}", file.display()))?;
+            plots.push(name.to_string());
+        }
+    }
+    let doc = report::document(env, sections, overhead, &plots);
+    std::fs::write(out, doc + "\n").with_context(|| format!("cannot write {}", out.display()))
 }
 
 /// Makes a case ready to run: installs its npm tool, fetches its input and checks that the
@@ -315,7 +466,12 @@ fn run_case(
     let mut outputs = Vec::new();
     // The output of the first `-j` of each step.
     let mut firsts: Vec<(Step, Option<Vec<u8>>)> = Vec::new();
-    for step in plan.steps() {
+    let steps = if runner.args.wants("whittle") {
+        plan.steps()
+    } else {
+        Vec::new()
+    };
+    for step in steps {
         let mut produced: Vec<Option<Vec<u8>>> = Vec::new();
         let mut files = Vec::new();
         let first = rows.len();
@@ -349,11 +505,72 @@ fn run_case(
         }
         firsts.push((step, produced.into_iter().next().flatten()));
     }
+    // The other reducers, at the case's largest `-j`.
+    let jobs = plan.jobs.iter().copied().max().unwrap_or(1);
+    let mut others = Vec::new();
+    let mut others_not_run = Vec::new();
+    for &other in plan.others {
+        if !runner.args.wants(other.id()) {
+            continue;
+        }
+        if !other.handles(case.lang) {
+            others_not_run.push((
+                other.name().to_string(),
+                format!("not installed for `{}` inputs", case.lang),
+            ));
+            continue;
+        }
+        if let Some((_, why)) = runner.others_missing.iter().find(|(o, _)| *o == other) {
+            others_not_run.push((
+                other.name().to_string(),
+                format!("not installable here: {why}"),
+            ));
+            continue;
+        }
+        let Some((_, program, version)) = runner.others.iter().find(|(o, _, _)| *o == other) else {
+            continue;
+        };
+        env.max_foreign_rustc = env.max_foreign_rustc.max(foreign_rustc());
+        let row = reduce_other(runner, ready, other, program, version, jobs)?;
+        eprintln!("{}", other_summary_line(&row));
+        others.push(row);
+    }
+    let original = std::fs::read(&ready.input)
+        .with_context(|| format!("cannot read {}", ready.input.display()))?;
     Ok(CaseSection {
         rows,
         outputs,
+        others,
+        others_not_run,
+        format: case.lang.to_string(),
+        bytes_before: original.len() as u64,
+        nodes_before: summary::tree_nodes(case.lang, &original),
         ..section_head(case, ready.input_note.clone(), quick)
     })
+}
+
+fn other_summary_line(r: &OtherRow) -> String {
+    match (&r.measured, &r.failure) {
+        (_, Some(why)) => format!("  failed: {why}"),
+        (Some(m), None) => format!(
+            "  → {} bytes, {} nodes, {} oracle calls, {:.1} s{}, still interesting: {}{}",
+            m.bytes_after,
+            m.nodes_after.map_or("?".to_string(), |n| n.to_string()),
+            m.calls.calls,
+            m.wall_seconds,
+            if r.budget_minutes_hit.is_some() {
+                " (budget)"
+            } else {
+                ""
+            },
+            report::yes_no(r.still_interesting),
+            r.check.map_or(String::new(), |c| format!(
+                ", check: {}",
+                report::yes_no(Some(c))
+            ))
+        ),
+        (None, None) => "  finished, but left no output".to_string(),
+    }
 }
 
 /// An output as its case's section shows it: as it is, or as the case's viewer prints it.
@@ -494,7 +711,7 @@ fn ensure_npm(root: &Path, tool: &NpmTool) -> Result<PathBuf, String> {
 }
 
 /// The first `program` on `PATH`.
-fn on_path(program: &str) -> Option<PathBuf> {
+pub(crate) fn on_path(program: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|d| d.join(program))
@@ -561,6 +778,9 @@ fn fetch_input(root: &Path, case: &Case) -> Result<(PathBuf, String)> {
             "kept in",
         ),
         Source::PythonStdlib { path } => (copy_from_stdlib(&file, path)?, "copied to"),
+        Source::Npm { spec, path, append } => {
+            (fetch_npm(root, &file, spec, path, append)?, "kept in")
+        }
         Source::Shared { path } => {
             let from = shared_dir(root)?.join(path);
             std::fs::copy(&from, &file)
@@ -632,6 +852,56 @@ fn fetch_debian(file: &Path, package: &str, path: &str) -> Result<String> {
     Ok(source)
 }
 
+/// Gets `path` out of the npm package `spec` into `file` as `get_inputs.sh` does (`npm pack`,
+/// then the file out of the tarball), with a file of the shared folder appended, unless it is
+/// there already. Returns where it came from.
+fn fetch_npm(
+    root: &Path,
+    file: &Path,
+    spec: &str,
+    path: &str,
+    append: Option<&str>,
+) -> Result<String> {
+    let origin = format!(
+        "npm `{spec}`, `{path}`{}",
+        append.map_or(String::new(), |a| format!(
+            ", with `../shared/{a}` appended"
+        ))
+    );
+    if file.is_file() {
+        return Ok(origin);
+    }
+    eprintln!("fetching {path} from the npm package {spec}…");
+    let dir = file.parent().unwrap_or(Path::new("."));
+    let tmp = tempfile::Builder::new()
+        .prefix("fetch-")
+        .tempdir_in(dir)
+        .context("cannot make a temporary directory")?;
+    let tarball = capture(
+        command("npm")
+            .args(["pack", "--silent", spec])
+            .current_dir(tmp.path()),
+    )?;
+    let tarball = tarball.lines().last().unwrap_or("").trim().to_string();
+    capture(
+        command("tar")
+            .arg("xzf")
+            .arg(&tarball)
+            .arg(format!("package/{path}"))
+            .current_dir(tmp.path()),
+    )?;
+    let mut bytes = std::fs::read(tmp.path().join("package").join(path))
+        .with_context(|| format!("{path} is not in {tarball}"))?;
+    if let Some(a) = append {
+        let from = shared_dir(root)?.join(a);
+        bytes.extend(
+            std::fs::read(&from).with_context(|| format!("cannot read {}", from.display()))?,
+        );
+    }
+    std::fs::write(file, bytes).with_context(|| format!("cannot write {}", file.display()))?;
+    Ok(origin)
+}
+
 /// Copies `path` of the local `python3`'s standard library to `file`, afresh every run (so the
 /// input is always that of the Python the oracle runs). Returns where it came from.
 fn copy_from_stdlib(file: &Path, path: &str) -> Result<String> {
@@ -697,36 +967,62 @@ fn passes_check(case: &Case, file: &Path) -> Result<Option<bool>> {
     Ok(Some(status.success()))
 }
 
-/// How one run of whittle ended.
+/// The private copy of this binary that runs `xtask measure`.
+static MEASURE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Copies a binary into `dir`, keeping its name and its permissions.
+fn private_copy(binary: &Path, dir: &Path) -> Result<PathBuf> {
+    let copy = dir.join(binary.file_name().context("a binary has a file name")?);
+    std::fs::copy(binary, &copy)
+        .with_context(|| format!("cannot copy {} to {}", binary.display(), copy.display()))?;
+    Ok(copy)
+}
+
+/// How one measured run ended.
 #[derive(Debug)]
 struct Finished {
     exit: Option<i32>,
     wall: f64,
+    /// What the program printed (stdout and stderr of other reducers, whittle's stderr).
     stderr: String,
     budget_hit: bool,
+    /// What `xtask measure` measured, if it wrote it.
+    usage: Option<Usage>,
 }
 
-/// Runs whittle with `args` in `dir`; past `budget` it is sent SIGTERM (it then writes its best
-/// so far and its report), and a minute later SIGKILL.
-fn run_whittle(
-    whittle: &Path,
+/// Runs `program args` in `dir` under `xtask measure` (which measures the CPU time and peak
+/// memory of its process tree); past `budget` it is sent SIGTERM through `measure` (whittle then
+/// writes its best so far and its report; other reducers stop), and a minute later SIGKILL.
+fn run_measured(
+    program: &Path,
     args: &[OsString],
     env: &[(&str, PathBuf)],
     dir: &Path,
     budget: Duration,
 ) -> Result<Finished> {
-    let err_path = dir.join("stderr.txt");
+    let err_path = dir.join("log.txt");
+    let usage_path = dir.join("usage.json");
+    let _ = std::fs::remove_file(&usage_path);
     let err_file = std::fs::File::create(&err_path)?;
+    let out_file = err_file.try_clone()?;
+    let me = match MEASURE.get() {
+        Some(m) => m.clone(),
+        None => std::env::current_exe().context("cannot find the xtask binary")?,
+    };
     let started = Instant::now();
-    let mut child = command(whittle)
+    let mut child = command(me)
+        .arg("measure")
+        .arg(&usage_path)
+        .arg("--")
+        .arg(program)
         .args(args)
         .envs(env.iter().map(|(k, v)| (k, v)))
         .current_dir(dir)
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
+        .stdout(out_file)
         .stderr(err_file)
         .spawn()
-        .with_context(|| format!("cannot run {}", whittle.display()))?;
+        .with_context(|| format!("cannot run {}", program.display()))?;
     let pid = Pid::from_raw(i32::try_from(child.id()).context("process id out of range")?);
     let (done, wait_done) = mpsc::channel::<()>();
     let watchdog = std::thread::spawn(move || {
@@ -739,16 +1035,20 @@ fn run_whittle(
         }
         true
     });
-    let status = child.wait().context("cannot wait for whittle")?;
+    let status = child.wait().context("cannot wait for xtask measure")?;
     let wall = started.elapsed().as_secs_f64();
     let _ = done.send(());
     let budget_hit = watchdog.join().unwrap_or(false);
     let stderr = std::fs::read_to_string(&err_path).unwrap_or_default();
+    let usage = std::fs::read_to_string(&usage_path)
+        .ok()
+        .and_then(|t| Usage::from_json(&t).ok());
     Ok(Finished {
-        exit: status.code(),
-        wall,
+        exit: usage.as_ref().map_or(status.code(), |u| u.exit),
+        wall: usage.as_ref().map_or(wall, |u| u.wall_seconds),
         stderr,
         budget_hit,
+        usage,
     })
 }
 
@@ -779,11 +1079,18 @@ fn reduce_once(
     std::fs::create_dir_all(&dir)?;
     let out = dir.join(format!("out-{}", case.file_name));
     let json = dir.join("report.json");
+    let call_log = dir.join("calls.log");
+    let test = format!(
+        "{} {} {}",
+        report::shell_quote(&runner.count.to_string_lossy()),
+        report::shell_quote(&call_log.to_string_lossy()),
+        case.oracle.test_command(&ready.script)
+    );
     let mut args: Vec<OsString> = vec![
         "reduce".into(),
         ready.input.clone().into(),
         "--test".into(),
-        case.oracle.test_command(&ready.script).into(),
+        test.into(),
         "-o".into(),
         out.clone().into(),
         "--lang".into(),
@@ -803,16 +1110,15 @@ fn reduce_once(
         "reducing with {algorithm} --lang {lang} -j {jobs}{}…",
         if rules { "" } else { " --no-rules" }
     );
-    let finished = run_whittle(runner.whittle, &args, &ready.env, &dir, runner.budget)?;
+    let budget = case_budget(case, runner.budget);
+    let finished = run_measured(runner.whittle, &args, &ready.env, &dir, budget)?;
     let mut row = Row {
         case: case.id.to_string(),
         algorithm: algorithm.to_string(),
         lang: lang.to_string(),
         jobs,
         no_rules: !rules,
-        budget_minutes_hit: finished
-            .budget_hit
-            .then(|| runner.budget.as_secs_f64() / 60.0),
+        budget_minutes_hit: finished.budget_hit.then(|| budget.as_secs_f64() / 60.0),
         ..Row::default()
     };
     let interrupted_ok = finished.budget_hit && finished.exit == Some(130);
@@ -829,12 +1135,297 @@ fn reduce_once(
     if let Ok(text) = std::fs::read_to_string(&json) {
         row.report = Some(Report::from_json(&text).with_context(|| json.display().to_string())?);
     }
-    let bytes = std::fs::read(&out).ok();
-    if bytes.is_some() {
-        row.still_interesting = Some(oracle_accepts(ready, &out)?);
-        row.check = passes_check(case, &out)?;
+    let (result, measured) = settle(ready, &out, &call_log, &finished)?;
+    row.measured = measured;
+    let bytes = result.as_ref().and_then(|p| std::fs::read(p).ok());
+    if let Some(result) = &result {
+        row.still_interesting = Some(oracle_accepts(ready, result)?);
+        row.check = passes_check(case, result)?;
     }
-    Ok((row, bytes, out))
+    Ok((row, bytes, result.unwrap_or(out)))
+}
+
+/// What a run left, measured the same way for every reducer: its result (its own output; for a
+/// run stopped at its budget, the smaller of that, if the oracle still accepts it, and the
+/// smallest interesting candidate the counting wrapper kept), the wrapper's count of oracle
+/// calls, and the result's size in bytes and in tree nodes by whittle's parser of the case's
+/// format.
+fn settle(
+    ready: &Ready,
+    own: &Path,
+    call_log: &Path,
+    finished: &Finished,
+) -> Result<(Option<PathBuf>, Option<Measured>)> {
+    let kept = call_log.with_file_name(format!(
+        "{}.best",
+        call_log.file_name().unwrap_or_default().to_string_lossy()
+    ));
+    let size = |p: &Path| std::fs::metadata(p).ok().map(|m| m.len());
+    let mut result = own.is_file().then(|| own.to_path_buf());
+    let mut from_wrapper = false;
+    if finished.budget_hit
+        && let Some(k) = size(&kept)
+    {
+        let own_ok = match &result {
+            Some(p) => size(p).is_some_and(|s| s <= k) && oracle_accepts(ready, p)?,
+            None => false,
+        };
+        if !own_ok {
+            result = Some(kept.clone());
+            from_wrapper = true;
+        }
+    }
+    let calls = CallLog::parse(&std::fs::read_to_string(call_log).unwrap_or_default());
+    let Some(path) = result else {
+        return Ok((None, None));
+    };
+    let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let measured = Measured {
+        usage: finished.usage.clone(),
+        calls,
+        wall_seconds: finished.wall,
+        bytes_after: bytes.len() as u64,
+        nodes_after: summary::tree_nodes(ready.case.lang, &bytes),
+        from_wrapper,
+    };
+    Ok((Some(path), Some(measured)))
+}
+
+/// Runs another reducer on a case: a fresh directory holding a copy of the input (which the
+/// in-place reducers overwrite), the test script it calls, and its budget.
+fn reduce_other(
+    runner: &Runner<'_>,
+    ready: &Ready,
+    other: Other,
+    program: &Path,
+    version: &str,
+    jobs: usize,
+) -> Result<OtherRow> {
+    let case = &ready.case;
+    let dir = runner
+        .work
+        .join(case.id)
+        .join(format!("{}-j{jobs}", other.id()));
+    let work = dir.join("work");
+    std::fs::create_dir_all(&work)?;
+    let work_file = work.join(case.file_name);
+    std::fs::copy(&ready.input, &work_file)?;
+    let test_script = dir.join("test.sh");
+    let call_log = dir.join("calls.log");
+    let job = Job {
+        dir: &dir,
+        work_file: &work_file,
+        file_name: case.file_name,
+        test_script: &test_script,
+        lithium_condition: &runner.lithium_condition,
+        count: &runner.count,
+        call_log: &call_log,
+        oracle: &ready.script,
+        oracle_args: case.oracle.args,
+        jobs,
+        test_timeout_seconds: 120,
+    };
+    if let Some(text) = other.test_script(&job) {
+        std::fs::write(&test_script, text)?;
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&test_script, std::fs::Permissions::from_mode(0o755))?;
+    }
+    let run_in = match other.calls() {
+        crate::others::Calls::FileInCwd => work.clone(),
+        _ => dir.clone(),
+    };
+    eprintln!("reducing with {} -j {jobs}…", other.name());
+    let budget = case_budget(case, runner.others_budget);
+    let finished = run_measured(program, &other.args(&job), &ready.env, &run_in, budget)?;
+    // `run_measured` wrote the log where the program ran.
+    let log = finished.stderr.clone();
+    let mut row = OtherRow {
+        case: case.id.to_string(),
+        id: other.id().to_string(),
+        name: other.name().to_string(),
+        version: version.to_string(),
+        jobs: if other.parallel() { jobs } else { 1 },
+        budget_minutes_hit: finished.budget_hit.then(|| budget.as_secs_f64() / 60.0),
+        finished: other.finished(&log),
+        own_calls: other.own_call_count(&log),
+        ..OtherRow::default()
+    };
+    if !finished.budget_hit && finished.exit != Some(0) {
+        row.failure = Some(format!(
+            "exit {} after {:.1} s: {}",
+            finished
+                .exit
+                .map_or("by a signal".to_string(), |c| c.to_string()),
+            finished.wall,
+            stderr_tail(&log)
+        ));
+    }
+    let own = other.output(&job, &log);
+    let (result, measured) = settle(ready, &own, &call_log, &finished)?;
+    row.measured = measured;
+    if let Some(result) = &result {
+        row.still_interesting = Some(oracle_accepts(ready, result)?);
+        row.check = passes_check(case, result)?;
+    }
+    Ok(row)
+}
+
+/// The budget of the other reducers' runs: `--others-budget-minutes`, at most 2 with `--quick`.
+fn others_budget_minutes(args: &BenchArgs) -> f64 {
+    let m = args.others_budget_minutes.max(0.0);
+    if args.quick { m.min(2.0) } else { m }
+}
+
+/// The budget of a run of `case`: the command's, or the case's own if smaller.
+fn case_budget(case: &Case, budget: Duration) -> Duration {
+    case.budget_minutes
+        .map(|m| Duration::from_secs_f64(m.max(0.0) * 60.0))
+        .map_or(budget, |b| b.min(budget))
+}
+
+/// Installs another reducer unless it is there (pinned: a Debian package, a PyPI package in a
+/// virtual environment of `target/bench-tools/`, or a crate installed under it). Returns its
+/// program and version, or why it cannot be installed here.
+fn ensure_other(root: &Path, other: Other) -> Result<(PathBuf, String), String> {
+    let install = other.install();
+    let run = |cmd: &mut std::process::Command| -> Result<String, String> {
+        let out = cmd
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+        if out.status.success() {
+            return Ok(String::from_utf8_lossy(&out.stdout).trim().to_string());
+        }
+        let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
+        text.push_str(&String::from_utf8_lossy(&out.stderr));
+        Err(format!(
+            "`{}` failed ({}): {}",
+            format!("{cmd:?}").replace('"', ""),
+            out.status,
+            stderr_tail(&text)
+        ))
+    };
+    match install {
+        Install::Debian { package, program } => {
+            if on_path(program).is_none() {
+                eprintln!("installing {package} (apt-get)…");
+                let _ = run(command("apt-get").args(["update", "-qq"]));
+                run(command("apt-get")
+                    .args(["install", "-y", "-qq", package])
+                    .env("DEBIAN_FRONTEND", "noninteractive"))?;
+            }
+            let path = on_path(program).ok_or(format!("`{program}` is not on PATH"))?;
+            let version = run(command("dpkg-query")
+                .args(["-W", "-f", "${Version}"])
+                .arg(package))
+            .unwrap_or_else(|_| "unknown version".into());
+            let shown = format!("Debian `{package}` {version} (`{}`)", path.display());
+            Ok((path, shown))
+        }
+        Install::Pip {
+            package,
+            version,
+            venv,
+            min_python,
+            program,
+        } => {
+            let dir = root.join(crate::others::TOOLS).join(venv);
+            let bin = dir.join("bin").join(program);
+            let pip_version = || {
+                run(command(dir.join("bin/python")).args(["-m", "pip", "show", package]))
+                    .ok()
+                    .and_then(|t| {
+                        t.lines()
+                            .find_map(|l| l.strip_prefix("Version:").map(|v| v.trim().to_string()))
+                    })
+            };
+            if !bin.is_file() || pip_version().as_deref() != Some(version) {
+                let python = find_python(min_python).ok_or(format!(
+                    "needs Python ≥ {}.{}, and none was found (on PATH or under pyenv)",
+                    min_python.0, min_python.1
+                ))?;
+                eprintln!(
+                    "installing {package} {version} (pip, {})…",
+                    python.display()
+                );
+                if !dir.join("bin/python").is_file() {
+                    run(command(&python).arg("-m").arg("venv").arg(&dir))?;
+                }
+                run(command(dir.join("bin/python"))
+                    .args(["-m", "pip", "install", "-q"])
+                    .arg(crate::others::pip_spec(package, version)))?;
+            }
+            let got = pip_version().unwrap_or_else(|| "unknown".into());
+            let py = run(command(dir.join("bin/python")).arg("--version"))
+                .unwrap_or_else(|_| "unknown Python".into());
+            Ok((
+                bin,
+                format!(
+                    "PyPI `{package}` {got} ({py}, `{}`)",
+                    dir.strip_prefix(root).unwrap_or(&dir).display()
+                ),
+            ))
+        }
+        Install::Cargo {
+            krate,
+            version,
+            program,
+        } => {
+            let dir = root.join(crate::others::TOOLS).join("cargo");
+            let bin = dir.join("bin").join(program);
+            let installed = || {
+                run(command(&bin).arg("--version"))
+                    .ok()
+                    .filter(|v| v.split_whitespace().last() == Some(version))
+            };
+            if installed().is_none() {
+                eprintln!("installing {krate} {version} (cargo install, a few minutes)…");
+                let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+                run(command(cargo)
+                    .args(["install", "--locked", "--root"])
+                    .arg(&dir)
+                    .arg(krate)
+                    .arg("--version")
+                    .arg(format!("={version}"))
+                    .env_remove("CARGO_TARGET_DIR"))?;
+            }
+            let got = installed().ok_or(format!("{program} --version does not say {version}"))?;
+            Ok((
+                bin,
+                format!(
+                    "crates.io `{krate}` ({got}, `{}`)",
+                    dir.strip_prefix(root).unwrap_or(&dir).display()
+                ),
+            ))
+        }
+    }
+}
+
+/// A Python of at least `min`: `python3`, `python3.N` on PATH, or one of pyenv's versions.
+fn find_python(min: (u32, u32)) -> Option<PathBuf> {
+    let mut candidates: Vec<PathBuf> = ["python3", "python3.14", "python3.13", "python3.12"]
+        .iter()
+        .filter_map(|p| on_path(p))
+        .collect();
+    let pyenv = std::env::var_os("PYENV_ROOT")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".pyenv")));
+    if let Some(versions) = pyenv.map(|p| p.join("versions"))
+        && let Ok(entries) = std::fs::read_dir(versions)
+    {
+        let mut found: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path().join("bin/python3")))
+            .filter(|p| p.is_file())
+            .collect();
+        found.sort();
+        candidates.extend(found.into_iter().rev());
+    }
+    candidates.into_iter().find(|p| {
+        capture_any(command(p).arg("--version"))
+            .ok()
+            .and_then(|v| crate::others::python_version(&v))
+            .is_some_and(|v| v >= min)
+    })
 }
 
 fn summary_line(r: &Row) -> String {
@@ -932,7 +1523,7 @@ fn overhead_rows(
             ];
             args.extend(options.iter().map(OsString::from));
             env.max_foreign_rustc = env.max_foreign_rustc.max(foreign_rustc());
-            let f = run_whittle(whittle, &args, &[], &dir, Duration::from_secs(600))?;
+            let f = run_measured(whittle, &args, &[], &dir, Duration::from_secs(600))?;
             row.exits.push(f.exit);
             row.walls.push(f.wall);
         }

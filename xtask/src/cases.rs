@@ -3,6 +3,7 @@
 //! to [`CASES`] (and, for a new kind of input, a [`Source`] variant and its fetch in `bench.rs`).
 //! Nothing here starts a process, so all of it is unit-tested in `tests.rs`.
 
+use crate::others::Other;
 use crate::report::shell_quote;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -42,6 +43,9 @@ pub(crate) struct Case {
     pub(crate) npm: Option<NpmTool>,
     /// How the document shows the outputs.
     pub(crate) show: Show,
+    /// A budget in minutes for each run of this case (whittle's and the others'), below the
+    /// command's own: for a case whose oracle is slow and whose reducers need many calls.
+    pub(crate) budget_minutes: Option<f64>,
 }
 
 /// Where a case's input comes from.
@@ -59,6 +63,13 @@ pub(crate) enum Source {
     /// A file under the shared folder (`../shared`, or `$WHITTLE_SHARED`), copied afresh on
     /// every run.
     Shared { path: &'static str },
+    /// A file inside an npm package (`npm pack SPEC`, as `get_inputs.sh` does), with a file of
+    /// the shared folder appended (numbro's driver), kept between runs.
+    Npm {
+        spec: &'static str,
+        path: &'static str,
+        append: Option<&'static str>,
+    },
 }
 
 /// Where an oracle script lives.
@@ -84,6 +95,8 @@ pub(crate) struct Oracle {
 pub(crate) struct Plan {
     pub(crate) algorithms: &'static [(&'static str, &'static str)],
     pub(crate) jobs: &'static [usize],
+    /// Other reducers run on the case with the same test, at the largest of `jobs`.
+    pub(crate) others: &'static [Other],
 }
 
 /// A program a case needs; without it the case is skipped ("tool missing").
@@ -273,8 +286,39 @@ const PDFJS: NpmTool = NpmTool {
     env: "PDFJS_DIR",
 };
 
+/// The other reducers for text formats (all but treereduce, installed for JavaScript only).
+const TEXT_REDUCERS: &[Other] = &[
+    Other::CReduce,
+    Other::CVise,
+    Other::Picire,
+    Other::Lithium,
+    Other::ShrinkRay,
+];
+
+/// prettier, pinned as `setup_tools.sh` pins it.
+const PRETTIER: NpmTool = NpmTool {
+    name: "prettier",
+    package: "prettier",
+    version: "3.10.1",
+    dir: "js",
+    env: "PRETTIER_DIR",
+};
+
+const MUJS: Tool = Tool {
+    program: "mujs",
+    version: Version::Debian("mujs"),
+    install: "apt-get install -y mujs",
+};
+
+/// A JavaScript output passes when node parses it (`node --check`).
+const VALID_JS: Check = Check {
+    name: "valid JavaScript",
+    program: "node",
+    args: &["--check"],
+};
+
 /// Every case, in the order of the document.
-pub(crate) const CASES: [Case; 5] = [
+pub(crate) const CASES: [Case; 7] = [
     Case {
         id: "xml-iso-entity",
         about: "Not well-formed XML: a raw `&` in an attribute value, which xmllint must keep \
@@ -300,10 +344,12 @@ pub(crate) const CASES: [Case; 5] = [
                 ("gtr*", "xml"),
             ],
             jobs: &[1, 2],
+            others: TEXT_REDUCERS,
         },
         quick: Plan {
-            algorithms: &[("hdd*", "xml"), ("gtr*", "xml")],
+            algorithms: &[("ddmin", LINES), ("hdd*", "xml"), ("gtr*", "xml")],
             jobs: &[1],
+            others: &[Other::Picire, Other::CVise],
         },
         tools: &[XMLLINT],
         check: None,
@@ -311,6 +357,7 @@ pub(crate) const CASES: [Case; 5] = [
         note: None,
         npm: None,
         show: Show::Raw,
+        budget_minutes: None,
     },
     Case {
         id: "py-underlying-dict",
@@ -330,18 +377,14 @@ pub(crate) const CASES: [Case; 5] = [
         },
         lang: "python",
         full: Plan {
-            algorithms: &[
-                ("ddmin", LINES),
-                ("hdd", "python"),
-                ("hdd*", "python"),
-                ("gtr", "python"),
-                ("gtr*", "python"),
-            ],
+            algorithms: &[("ddmin", LINES), ("hdd*", "python"), ("gtr*", "python")],
             jobs: &[1, 2],
+            others: TEXT_REDUCERS,
         },
         quick: Plan {
-            algorithms: &[("hdd*", "python"), ("gtr*", "python")],
+            algorithms: &[("ddmin", LINES), ("hdd*", "python"), ("gtr*", "python")],
             jobs: &[1],
+            others: &[Other::Picire, Other::CVise],
         },
         tools: &[PYTHON3, TIMEOUT],
         check: Some(Check {
@@ -350,12 +393,10 @@ pub(crate) const CASES: [Case; 5] = [
             args: &["-c", "import ast,sys; ast.parse(open(sys.argv[1]).read())"],
         }),
         gate_rejections_column: true,
-        note: Some(
-            "For comparison, on this machine C-Reduce reached 137 bytes, C-Vise 142, treereduce \
-             230 (from 282) (figures from issue #3, not re-measured here).",
-        ),
+        note: None,
         npm: None,
         show: Show::Raw,
+        budget_minutes: None,
     },
     Case {
         id: "pdf-js-at-opening",
@@ -374,17 +415,14 @@ pub(crate) const CASES: [Case; 5] = [
         },
         lang: "pdf",
         full: Plan {
-            algorithms: &[
-                ("hdd", "pdf"),
-                ("hdd*", "pdf"),
-                ("gtr", "pdf"),
-                ("gtr*", "pdf"),
-            ],
+            algorithms: &[("hdd*", "pdf"), ("gtr*", "pdf")],
             jobs: &[2],
+            others: &[Other::CVise],
         },
         quick: Plan {
             algorithms: &[("gtr*", "pdf")],
             jobs: &[2],
+            others: &[],
         },
         tools: &[PDFCOP, TIMEOUT, QPDF],
         check: Some(VALID_PDF),
@@ -392,6 +430,7 @@ pub(crate) const CASES: [Case; 5] = [
         note: Some(PDFCOP_JOBS_NOTE),
         npm: None,
         show: SHOW_PDF,
+        budget_minutes: None,
     },
     Case {
         id: "pdf-pdfcop-crash",
@@ -408,12 +447,14 @@ pub(crate) const CASES: [Case; 5] = [
         },
         lang: "pdf",
         full: Plan {
-            algorithms: &[("hdd*", "pdf"), ("gtr*", "pdf")],
+            algorithms: &[("gtr*", "pdf")],
             jobs: &[2],
+            others: &[],
         },
         quick: Plan {
             algorithms: &[],
             jobs: &[],
+            others: &[],
         },
         tools: &[PDFCOP, TIMEOUT, QPDF],
         check: Some(VALID_PDF),
@@ -421,6 +462,7 @@ pub(crate) const CASES: [Case; 5] = [
         note: Some(PDFCOP_JOBS_NOTE),
         npm: None,
         show: SHOW_PDF,
+        budget_minutes: None,
     },
     Case {
         id: "pdf-openaction-small",
@@ -439,17 +481,14 @@ pub(crate) const CASES: [Case; 5] = [
         },
         lang: "pdf",
         full: Plan {
-            algorithms: &[
-                ("hdd", "pdf"),
-                ("hdd*", "pdf"),
-                ("gtr", "pdf"),
-                ("gtr*", "pdf"),
-            ],
+            algorithms: &[("hdd*", "pdf"), ("gtr*", "pdf")],
             jobs: &[1, 2],
+            others: &[Other::CVise, Other::Picire, Other::Lithium],
         },
         quick: Plan {
             algorithms: &[("gtr*", "pdf")],
             jobs: &[1],
+            others: &[],
         },
         tools: &[NODE, PYTHON3, TIMEOUT, QPDF],
         check: Some(VALID_PDF),
@@ -457,6 +496,78 @@ pub(crate) const CASES: [Case; 5] = [
         note: None,
         npm: Some(PDFJS),
         show: SHOW_PDF,
+        budget_minutes: None,
+    },
+    Case {
+        id: "js-prettier-acorn",
+        about: "prettier 3.10.1 is not idempotent on acorn's bundle: formatting its output again \
+                changes it (prettier issues #15537, #19271), which `--debug-check` reports.",
+        file_name: "acorn-8.19.0.js",
+        source: Source::Npm {
+            spec: "acorn@8.19.0",
+            path: "dist/acorn.js",
+            append: None,
+        },
+        oracle: Oracle {
+            script: Script::Shared("bench/oracles/js_prettier_debugcheck.sh"),
+            args: &[],
+            explain: "`prettier --debug-check` still reports `prettier(input) !== \
+                      prettier(prettier(input))` (4–7 s per call on the original, fast once small)",
+        },
+        lang: "javascript",
+        full: Plan {
+            algorithms: &[("ddmin", LINES), ("gtr*", "javascript")],
+            jobs: &[2],
+            others: &[Other::Treereduce, Other::Picire],
+        },
+        quick: Plan {
+            algorithms: &[],
+            jobs: &[],
+            others: &[],
+        },
+        tools: &[NODE],
+        check: Some(VALID_JS),
+        gate_rejections_column: true,
+        note: None,
+        npm: Some(PRETTIER),
+        show: Show::Raw,
+        budget_minutes: Some(2.5),
+    },
+    Case {
+        id: "js-engines-numbro",
+        about: "node and mujs disagree on a regular expression deep inside numbro's formatter \
+                (mujs: `invalid quantifier`); the reducer must keep the call path from the \
+                driver down to it.",
+        file_name: "numbro-2.1.2-with-driver.js",
+        source: Source::Npm {
+            spec: "numbro@2.1.2",
+            path: "dist/numbro.js",
+            append: Some("bench/numbro_driver.js"),
+        },
+        oracle: Oracle {
+            script: Script::Shared("bench/oracles/js_engine_diff.sh"),
+            args: &["node", "mujs", "regular expression: invalid quantifier"],
+            explain: "node's and mujs's outputs differ and mujs's says `invalid quantifier` \
+                      (about 0.4 s per call; thousands of calls, so the runs have a budget)",
+        },
+        lang: "javascript",
+        full: Plan {
+            algorithms: &[("ddmin", LINES), ("gtr*", "javascript")],
+            jobs: &[2],
+            others: &[Other::Treereduce, Other::Picire],
+        },
+        quick: Plan {
+            algorithms: &[],
+            jobs: &[],
+            others: &[],
+        },
+        tools: &[NODE, MUJS, TIMEOUT],
+        check: Some(VALID_JS),
+        gate_rejections_column: true,
+        note: None,
+        npm: None,
+        show: Show::Raw,
+        budget_minutes: Some(2.5),
     },
 ];
 

@@ -1,10 +1,13 @@
 //! Automation for whittle, run as `cargo xtask …`:
 //!
-//! - `cargo xtask bench [--quick] [--case ID]... [--out docs/benchmarks.md]` builds the release
-//!   binary, reduces the real cases of `cases.rs` (from `../shared/guide/cases.md`) with their
-//!   algorithms at their `-j` values (`gtr` and `gtr*` also with `--no-rules`), installs the
-//!   npm tools an oracle needs under `target/bench-tools/`, measures whittle's own overhead on
-//!   tiny inputs, and writes the whole of `docs/benchmarks.md`;
+//! - `cargo xtask bench [--quick] [--case ID]... [--reducer ID]... [--out docs/benchmarks.md]`
+//!   builds the release binary, reduces the real cases of `cases.rs` (from
+//!   `../shared/guide/cases.md`) with their algorithms at their `-j` values (`gtr` and `gtr*`
+//!   also with `--no-rules`) and with the other reducers of `others.rs` (installed pinned under
+//!   `target/bench-tools/`), every one through the counting wrapper `oracles/count.sh` and under
+//!   `xtask measure` (CPU time, peak memory), installs the npm tools an oracle needs, measures
+//!   whittle's own overhead on tiny inputs, and writes the whole of `docs/benchmarks.md` with the
+//!   box plots `docs/benchmarks-*.svg`;
 //! - `cargo xtask xml-roundtrip [DIR...]` parses every XML file under the directories with
 //!   `whittle_xml::Xml`, renders it unedited and counts byte-exact round trips and gate passes;
 //! - `cargo xtask corpora [--only python|xml|pdf]` fetches the pinned corpora, relearns the
@@ -14,8 +17,12 @@
 mod bench;
 mod cases;
 mod corpora;
+mod measure;
+mod others;
+mod plots;
 mod report;
 mod roundtrip;
+mod summary;
 
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
@@ -37,6 +44,9 @@ enum Task {
     XmlRoundtrip(roundtrip::RoundtripArgs),
     /// Fetch the pinned corpora and relearn the shipped rules in corpora/.
     Corpora(corpora::CorporaArgs),
+    /// Run a command and write the CPU time and peak memory of its process tree (used by bench).
+    #[command(hide = true)]
+    Measure(measure::MeasureArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +55,7 @@ fn main() -> ExitCode {
         Task::Bench(args) => bench::run(&args),
         Task::XmlRoundtrip(args) => roundtrip::run(&args),
         Task::Corpora(args) => corpora::run(&args),
+        Task::Measure(args) => measure::run(&args),
     };
     match result {
         Ok(code) => code,

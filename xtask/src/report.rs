@@ -100,6 +100,8 @@ pub(crate) struct Row {
     /// Whether the output passes the case's extra check, such as "valid Python" (`None`: the
     /// case has none, or there is no output).
     pub(crate) check: Option<bool>,
+    /// What the benchmark measured from outside, as for every other reducer.
+    pub(crate) measured: Option<crate::summary::Measured>,
 }
 
 impl Row {
@@ -468,9 +470,15 @@ pub(crate) struct Environment {
     /// The most `rustc` processes of others seen running at the start of any measured run.
     pub(crate) max_foreign_rustc: usize,
     pub(crate) budget_minutes: f64,
+    /// The budget of each run of another reducer.
+    pub(crate) others_budget_minutes: f64,
     pub(crate) quick: bool,
     /// Seconds the whole benchmark took (build and fetch included).
     pub(crate) total_seconds: f64,
+    /// How far a run got, while it is still going (the document is written after every case).
+    pub(crate) partial: Option<String>,
+    /// The median milliseconds of a call of `true`, directly and through the counting wrapper.
+    pub(crate) wrapper_ms: Option<(f64, f64)>,
 }
 
 /// A reduced output, shown in its case's section.
@@ -533,6 +541,14 @@ pub(crate) struct CaseSection {
     pub(crate) outputs: Vec<Output>,
     /// Why the case did not run, if it did not (then it has no rows).
     pub(crate) not_run: Option<NotRun>,
+    /// The case's format and the input's bytes and tree nodes by whittle's parser of it.
+    pub(crate) format: String,
+    pub(crate) bytes_before: u64,
+    pub(crate) nodes_before: Option<u64>,
+    /// The runs of other reducers.
+    pub(crate) others: Vec<crate::summary::OtherRow>,
+    /// Why an other reducer that the plan names did not run here (its name, why).
+    pub(crate) others_not_run: Vec<(String, String)>,
 }
 
 /// The largest output shown whole; longer ones are cut.
@@ -690,8 +706,21 @@ fn case_section(d: &mut String, case: &CaseSection) {
         let _ = writeln!(d, "{}\n", not_run.sentence());
         return;
     }
-    d.push_str(&reductions_table(&case.rows, &case.columns));
-    d.push('\n');
+    if !case.rows.is_empty() {
+        d.push_str(&reductions_table(&case.rows, &case.columns));
+        d.push('\n');
+    }
+    if !case.others.is_empty() {
+        let _ = writeln!(d, "Other reducers on `{}`:\n", case.id);
+        d.push_str(&others_table(&case.others, &case.columns));
+        d.push('\n');
+    }
+    for (name, why) in &case.others_not_run {
+        let _ = writeln!(d, "- {name} did not run on this case: {why}.");
+    }
+    if !case.others_not_run.is_empty() {
+        d.push('\n');
+    }
     if let Some(note) = &case.note {
         let _ = writeln!(d, "{note}\n");
     }
@@ -714,11 +743,148 @@ fn case_section(d: &mut String, case: &CaseSection) {
     }
 }
 
+/// A case's table of other reducers' runs.
+pub(crate) fn others_table(rows: &[crate::summary::OtherRow], columns: &Columns) -> String {
+    let mut out = String::from(
+        "| reducer | -j | bytes after | nodes after | oracle calls (wrapper) | wall s | CPU s | \
+         peak MiB | share of wall time outside the oracle | finished | still interesting |",
+    );
+    let mut align = String::from("|---|--:|--:|--:|--:|--:|--:|--:|--:|:-:|:-:|");
+    if let Some(name) = &columns.check {
+        let _ = write!(out, " {name} |");
+        align.push_str(":-:|");
+    }
+    out.push('\n');
+    out.push_str(&align);
+    out.push('\n');
+    for r in rows {
+        let dash = || "—".to_string();
+        let m = r.measured.as_ref();
+        let mut bytes = m.map_or_else(dash, |m| group_digits(m.bytes_after));
+        if m.is_some_and(|m| m.from_wrapper) {
+            bytes.push_str(" (smallest interesting candidate tested)");
+        }
+        if let Some(why) = &r.failure {
+            bytes = format!("**failed**: {}", cell(why));
+        }
+        let mut wall = m.map_or_else(dash, |m| format!("{:.1}", m.wall_seconds));
+        if let Some(minutes) = r.budget_minutes_hit {
+            let _ = write!(wall, " (**budget**: {minutes} min)");
+        }
+        let mut calls = m.map_or_else(dash, |m| group_digits(m.calls.calls));
+        if let (Some(own), Some(m)) = (r.own_calls, m)
+            && own != m.calls.calls
+        {
+            let _ = write!(calls, " (it says {own})");
+        }
+        let _ = write!(
+            out,
+            "| {} {} | {} | {bytes} | {} | {calls} | {wall} | {} | {} | {} | {} | {} |",
+            r.name,
+            cell(r.version.split(" (").next().unwrap_or("")),
+            r.jobs,
+            m.and_then(|m| m.nodes_after)
+                .map_or("unparsable".to_string(), group_digits),
+            m.and_then(|m| m.usage.as_ref())
+                .map_or_else(dash, |u| format!("{:.1}", u.cpu_seconds())),
+            m.and_then(|m| m.usage.as_ref())
+                .map_or_else(dash, |u| format!("{:.0}", u.max_rss_kib as f64 / 1024.0)),
+            m.and_then(|m| m.calls.outside_share_percent(m.wall_seconds))
+                .map_or_else(dash, |p| format!("{p:.1} %")),
+            if r.finished { "yes" } else { "no" },
+            yes_no(r.still_interesting),
+        );
+        if columns.check.is_some() {
+            let _ = write!(out, " {} |", yes_no(r.check));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The comparison across reducers: Table II, the headline, the plots, the speed-up, every run.
+fn comparison(d: &mut String, env: &Environment, cases: &[CaseSection], plots: &[String]) {
+    let runs = crate::summary::runs(cases);
+    if runs.is_empty() {
+        return;
+    }
+    let _ = writeln!(d, "## Comparison of reducers\n");
+    let _ = writeln!(
+        d,
+        "Every reducer runs with the same oracle, called through the counting wrapper \
+         `xtask/oracles/count.sh`, which logs the start and end of every call and keeps the \
+         smallest interesting candidate; *oracle calls* here are the wrapper's count, the same \
+         for every reducer (whittle's own count, which leaves out cache hits too, is in the \
+         case tables). Tree nodes are counted by whittle's own parser of the case's format, \
+         whatever reducer made the output (`ddmin` works on lines, but its output is counted \
+         as a tree too). CPU time and peak memory are those of the reducer's whole process \
+         tree, tests included (`getrusage(RUSAGE_CHILDREN)` in a fresh `xtask measure` process \
+         whose one child is the reducer; peak memory is the largest single process). whittle \
+         runs have a budget of {} min, other reducers' {} min (less for a case with its own); \
+         a run stopped at its budget is marked, and its result is the smaller of its own \
+         output and the smallest interesting candidate it had tested. Only runs whose output \
+         the oracle still accepts count in the medians.{}\n",
+        env.budget_minutes,
+        env.others_budget_minutes,
+        env.wrapper_ms
+            .map_or(String::new(), |(direct, wrapped)| format!(
+                " The wrapper costs every reducer the same: a call of `true` took {direct:.1} ms \
+             directly and {wrapped:.1} ms through it (medians of 21, an interesting call, \
+             which also keeps the best file), so about {:.0} ms per call, counted as oracle \
+             time.",
+                wrapped - direct
+            ))
+    );
+    let mut seen: Vec<&str> = Vec::new();
+    for o in cases.iter().flat_map(|c| &c.others) {
+        if !seen.contains(&o.id.as_str()) {
+            seen.push(&o.id);
+            if let Some(other) = crate::others::Other::from_id(&o.id) {
+                let _ = writeln!(d, "- {} ({}): {}", other.name(), o.version, other.about());
+            }
+        }
+    }
+    if !seen.is_empty() {
+        d.push('\n');
+    }
+    let _ = writeln!(
+        d,
+        "### Headline: whittle `gtr*` against the best other reducer\n"
+    );
+    let _ = writeln!(
+        d,
+        "Per format, the other reducer with the smallest median node share (by bytes where \
+         its outputs do not parse), against whittle `gtr*` (shipped rules) on the same cases: \
+         medians over the cases where the other reducer's output is still interesting, each at \
+         the largest `-j` it ran at on the case. *Outputs valid* counts the outputs that pass \
+         the case's check of the format (none for the XML case, which is about an ill-formed \
+         file).\n"
+    );
+    d.push_str(&crate::summary::headline(&runs));
+    d.push('\n');
+    let _ = writeln!(d, "### Medians per format (the paper's Table II)\n");
+    d.push_str(&crate::summary::table_two(&runs));
+    d.push('\n');
+    for p in plots {
+        let _ = writeln!(d, "![{p}]({p})\n");
+    }
+    let speed = crate::summary::speedup_table(&runs);
+    if !speed.is_empty() {
+        let _ = writeln!(d, "### `-j 1` against `-j 2`\n");
+        d.push_str(&speed);
+        d.push('\n');
+    }
+    let _ = writeln!(d, "### Every run, measured the same way\n");
+    d.push_str(&crate::summary::runs_table(&runs));
+    d.push('\n');
+}
+
 /// The whole of `docs/benchmarks.md`.
 pub(crate) fn document(
     env: &Environment,
     cases: &[CaseSection],
     overhead: &[OverheadRow],
+    plots: &[String],
 ) -> String {
     let mut d = String::new();
     let _ = writeln!(d, "# Benchmarks\n");
@@ -756,6 +922,13 @@ pub(crate) fn document(
         duration(env.total_seconds),
         env.date,
     );
+    if let Some(how_far) = &env.partial {
+        let _ = writeln!(
+            d,
+            "**Partial run**: written while the benchmark was still running ({how_far}); the \
+             times and totals are those so far.\n"
+        );
+    }
     if env.quick {
         let _ = writeln!(
             d,
@@ -790,6 +963,8 @@ pub(crate) fn document(
         "- Noise: each reduction ran once, one at a time. {}\n",
         noise_sentence(env.max_foreign_rustc)
     );
+
+    comparison(&mut d, env, cases, plots);
 
     let _ = writeln!(d, "## How the reductions run\n");
     let _ = writeln!(

@@ -321,6 +321,7 @@ fn py_section(rows: Vec<Row>) -> CaseSection {
             view: None,
         }],
         not_run: None,
+        ..CaseSection::default()
     }
 }
 
@@ -454,6 +455,7 @@ fn document_has_the_header_one_section_per_case_and_the_overhead_once() {
             ]),
         ],
         &[overhead(vec![Some(2); 5], 2)],
+        &[],
     );
     assert!(doc.starts_with("# Benchmarks\n"));
     assert!(doc.contains("do not edit"));
@@ -510,6 +512,7 @@ fn document_has_the_header_one_section_per_case_and_the_overhead_once() {
             max_foreign_rustc: 0,
             ..env
         },
+        &[],
         &[],
         &[],
     );
@@ -569,6 +572,7 @@ fn pdf_section(rows: Vec<Row>) -> CaseSection {
             view: Some("`qpdf --qdf FILE -`".into()),
         }],
         not_run: None,
+        ..CaseSection::default()
     }
 }
 
@@ -770,6 +774,7 @@ fn cases_that_did_not_run_say_why_and_missing_tools_are_findings() {
         &sample_env(),
         &[xml_section(vec![row("gtr*", 1)]), missing, quick, broken],
         &[],
+        &[],
     );
     let at = doc.find("## Case `pdf-openaction-small`").unwrap();
     let part = &doc[at..doc.find("## Case `pdf-pdfcop-crash`").unwrap()];
@@ -798,6 +803,7 @@ fn the_document_has_rules_rows_pdf_outputs_and_the_filtering_summary() {
             pdf_section(vec![pdf_row(2, false, 435, 74), pdf_row(2, true, 435, 80)]),
         ],
         &[overhead(vec![Some(2); 5], 2)],
+        &[],
     );
     let pdf = doc.find("## Case `pdf-js-at-opening`").unwrap();
     let overhead_at = doc.find("## Overhead").unwrap();
@@ -949,7 +955,9 @@ fn the_case_list_has_every_case_with_its_plan() {
             "py-underlying-dict",
             "pdf-js-at-opening",
             "pdf-pdfcop-crash",
-            "pdf-openaction-small"
+            "pdf-openaction-small",
+            "js-prettier-acorn",
+            "js-engines-numbro"
         ]
     );
 
@@ -967,7 +975,22 @@ fn the_case_list_has_every_case_with_its_plan() {
         ]
     );
     assert_eq!(xml.full.jobs, [1, 2]);
-    assert_eq!(xml.quick.algorithms, [("hdd*", "xml"), ("gtr*", "xml")]);
+    assert_eq!(
+        xml.quick.algorithms,
+        [("ddmin", "lines"), ("hdd*", "xml"), ("gtr*", "xml")]
+    );
+    // Every text reducer runs on it; a quick run compares with picire and C-Vise.
+    assert_eq!(
+        xml.full.others,
+        [
+            Other::CReduce,
+            Other::CVise,
+            Other::Picire,
+            Other::Lithium,
+            Other::ShrinkRay
+        ]
+    );
+    assert_eq!(xml.quick.others, [Other::Picire, Other::CVise]);
     assert_eq!(xml.quick.jobs, [1]);
     assert_eq!(
         xml.source,
@@ -991,18 +1014,12 @@ fn the_case_list_has_every_case_with_its_plan() {
     assert_eq!(py.lang, "python");
     assert_eq!(
         py.full.algorithms,
-        [
-            ("ddmin", "lines"),
-            ("hdd", "python"),
-            ("hdd*", "python"),
-            ("gtr", "python"),
-            ("gtr*", "python"),
-        ]
+        [("ddmin", "lines"), ("hdd*", "python"), ("gtr*", "python")]
     );
     assert_eq!(py.full.jobs, [1, 2]);
     assert_eq!(
         py.quick.algorithms,
-        [("hdd*", "python"), ("gtr*", "python")]
+        [("ddmin", "lines"), ("hdd*", "python"), ("gtr*", "python")]
     );
     assert_eq!(py.quick.jobs, [1]);
     assert_eq!(
@@ -1029,22 +1046,17 @@ fn the_case_list_has_every_case_with_its_plan() {
         py.check.unwrap().shown(),
         "python3 -c 'import ast,sys; ast.parse(open(sys.argv[1]).read())' FILE"
     );
-    assert_eq!(
-        py.note,
-        Some(
-            "For comparison, on this machine C-Reduce reached 137 bytes, C-Vise 142, treereduce \
-             230 (from 282) (figures from issue #3, not re-measured here)."
-        )
-    );
+    // The other reducers are measured on it now, not quoted from issue #3.
+    assert!(py.note.is_none());
     assert_eq!(
         py.formats_sentence(false),
-        "Algorithms: `ddmin` on `--lang lines`, `hdd`, `hdd*`, `gtr` and `gtr*` on \
-         `--lang python`; `-j` 1 and 2. `gtr` and `gtr*` also run with `--no-rules`."
+        "Algorithms: `ddmin` on `--lang lines`, `hdd*` and `gtr*` on `--lang python`; `-j` 1 \
+         and 2. `gtr*` also run with `--no-rules`."
     );
     assert_eq!(
         py.formats_sentence(true),
-        "Algorithms: `hdd*` and `gtr*` on `--lang python`; `-j` 1. `gtr*` also run with \
-         `--no-rules`."
+        "Algorithms: `ddmin` on `--lang lines`, `hdd*` and `gtr*` on `--lang python`; `-j` 1. \
+         `gtr*` also run with `--no-rules`."
     );
     assert!(py.npm.is_none() && xml.npm.is_none());
     assert_eq!(py.show, Show::Raw);
@@ -1055,15 +1067,7 @@ fn the_case_list_has_every_case_with_its_plan() {
 fn the_pdf_cases_run_pdfcop_at_j2_and_pdfjs_from_target_bench_tools() {
     let js = case("pdf-js-at-opening");
     assert_eq!(js.lang, "pdf");
-    assert_eq!(
-        js.full.algorithms,
-        [
-            ("hdd", "pdf"),
-            ("hdd*", "pdf"),
-            ("gtr", "pdf"),
-            ("gtr*", "pdf")
-        ]
-    );
+    assert_eq!(js.full.algorithms, [("hdd*", "pdf"), ("gtr*", "pdf")]);
     assert_eq!(js.full.jobs, [2]);
     assert_eq!(js.quick.algorithms, [("gtr*", "pdf")]);
     assert_eq!(js.quick.jobs, [2]);
@@ -1086,12 +1090,14 @@ fn the_pdf_cases_run_pdfcop_at_j2_and_pdfjs_from_target_bench_tools() {
     assert!(js.note.unwrap().contains("`-j 2` only"));
     assert_eq!(
         js.formats_sentence(false),
-        "Algorithms: `hdd`, `hdd*`, `gtr` and `gtr*` on `--lang pdf`; `-j` 2. `gtr` and `gtr*` \
-         also run with `--no-rules`."
+        "Algorithms: `hdd*` and `gtr*` on `--lang pdf`; `-j` 2. `gtr*` also run with \
+         `--no-rules`."
     );
 
     let crash = case("pdf-pdfcop-crash");
-    assert_eq!(crash.full.algorithms, [("hdd*", "pdf"), ("gtr*", "pdf")]);
+    assert_eq!(crash.full.algorithms, [("gtr*", "pdf")]);
+    // No other reducer: 3 MB with pdfcop's 1-3 s per call would only measure their budgets.
+    assert!(crash.full.others.is_empty());
     assert_eq!(crash.full.jobs, [2]);
     // Full runs only: 3 MB and pdfcop's 1-3 s per call.
     assert!(crash.quick.is_empty());
@@ -1171,11 +1177,7 @@ fn gtr_and_gtr_star_also_run_without_rules_right_after_their_rows() {
     );
     assert_eq!(
         case("pdf-pdfcop-crash").full.steps(),
-        [
-            step("hdd*", "pdf", true),
-            step("gtr*", "pdf", true),
-            step("gtr*", "pdf", false),
-        ]
+        [step("gtr*", "pdf", true), step("gtr*", "pdf", false),]
     );
     // Every case's quick plan (where it has one) compares gtr* with and without rules.
     for c in CASES {
@@ -1268,7 +1270,9 @@ fn cases_are_selected_by_id_in_list_order() {
             "py-underlying-dict",
             "pdf-js-at-opening",
             "pdf-pdfcop-crash",
-            "pdf-openaction-small"
+            "pdf-openaction-small",
+            "js-prettier-acorn",
+            "js-engines-numbro"
         ]
     );
     let pdf = select_cases(&[
@@ -1561,4 +1565,611 @@ fn roundtrip_walk_over_a_temporary_tree() {
     assert_eq!(t.gate, 1, "{}", t.summary());
     assert_eq!(t.gate_failures.len(), 1);
     assert!(t.gate_failures[0].0.ends_with("broken.svg"));
+}
+
+// ---- The comparison with other reducers (issue #7) ----
+
+use crate::measure::{CallLog, Usage};
+use crate::others::{Calls, Job, Other, python_version};
+use crate::summary::{self as summary_mod, Run};
+
+/// Runs the counting wrapper as a reducer would, `count.sh LOG ORACLE FILE ARGS...`.
+fn call_wrapper(log: &Path, oracle: &Path, file: &Path, args: &[&str]) -> Option<i32> {
+    crate::command(crate::workspace_root().join("xtask/oracles/count.sh"))
+        .arg(log)
+        .arg(oracle)
+        .arg(file)
+        .args(args)
+        .status()
+        .expect("count.sh runs")
+        .code()
+}
+
+#[test]
+fn the_counting_wrapper_counts_every_call_and_keeps_the_smallest_interesting_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let oracle = dir.path().join("oracle.sh");
+    // Interesting when the file holds the word given as the argument.
+    std::fs::write(&oracle, "#!/bin/sh\ngrep -q \"$2\" \"$1\"\n").unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&oracle, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let log = dir.path().join("calls.log");
+    let files = [
+        ("a.txt", "needle in a big haystack\n", 0),
+        ("b.txt", "no match here\n", 1),
+        ("c.txt", "a needle\n", 0),
+        ("d.txt", "needle and more hay than c\n", 0),
+        ("e.txt", "\n", 1),
+    ];
+    let rounds = 3;
+    for _ in 0..rounds {
+        for (name, text, expect) in files {
+            let f = dir.path().join(name);
+            std::fs::write(&f, text).unwrap();
+            assert_eq!(
+                call_wrapper(&log, &oracle, &f, &["needle"]),
+                Some(expect),
+                "{name}"
+            );
+        }
+    }
+    let parsed = CallLog::parse(&std::fs::read_to_string(&log).unwrap());
+    assert_eq!(parsed.calls, 15);
+    assert_eq!(parsed.interesting, 9);
+    assert_eq!(parsed.unfinished, 0);
+    assert!(parsed.busy_seconds > 0.0);
+    let best = dir.path().join("calls.log.best");
+    assert_eq!(std::fs::read_to_string(best).unwrap(), "a needle\n");
+}
+
+#[test]
+fn the_call_log_counts_parallel_calls_once_in_the_busy_time() {
+    // Two calls overlapping from 10 to 14 (busy 4 s), one from 20 to 21 (1 s), one killed
+    // (no end), and a torn line.
+    let log = "start 1 10.0\nstart 2 11.0\nend 2 12.5 1\nend 1 14.0 0\nstart 3 20.0\n\
+               end 3 21.0 0\nstart 4 30.0\nsta\n";
+    let parsed = CallLog::parse(log);
+    assert_eq!(parsed.calls, 4);
+    assert_eq!(parsed.interesting, 2);
+    assert_eq!(parsed.unfinished, 1);
+    assert!(
+        (parsed.busy_seconds - 5.0).abs() < 1e-9,
+        "{}",
+        parsed.busy_seconds
+    );
+    // 5 s busy in a 20 s run: 75 % outside the oracle.
+    let share = parsed.outside_share_percent(20.0).unwrap();
+    assert!((share - 75.0).abs() < 1e-9, "{share}");
+    assert_eq!(parsed.outside_share_percent(0.0), None);
+}
+
+#[test]
+fn measurements_of_xtask_measure_are_read_back() {
+    let u = Usage {
+        exit: Some(0),
+        signal: None,
+        wall_seconds: 2.5,
+        user_seconds: 1.25,
+        system_seconds: 0.5,
+        max_rss_kib: 2048,
+    };
+    let back = Usage::from_json(&serde_json::to_string(&u).unwrap()).unwrap();
+    assert_eq!(back, u);
+    assert!((back.cpu_seconds() - 1.75).abs() < 1e-12);
+    assert!(Usage::from_json("{\"exit\": 0}").is_err());
+}
+
+/// A job with fixed paths, for the command lines.
+fn job<'a>(dir: &'a Path, work: &'a Path, script: &'a Path, jobs: usize) -> Job<'a> {
+    Job {
+        dir,
+        work_file: work,
+        file_name: "in put.py",
+        test_script: script,
+        lithium_condition: Path::new("/x/lithium_exit0.py"),
+        count: Path::new("/x/count.sh"),
+        call_log: Path::new("/r/calls.log"),
+        oracle: Path::new("/o/oracle.sh"),
+        oracle_args: &["a b", "c"],
+        jobs,
+        test_timeout_seconds: 120,
+    }
+}
+
+fn strings(args: Vec<std::ffi::OsString>) -> Vec<String> {
+    args.into_iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect()
+}
+
+#[test]
+fn each_other_reducer_gets_its_command_line_and_test_script() {
+    let (dir, work, script) = (
+        Path::new("/r"),
+        Path::new("/r/work/in put.py"),
+        Path::new("/r/test.sh"),
+    );
+    let j = job(dir, work, script, 2);
+    assert_eq!(
+        strings(Other::CReduce.args(&j)),
+        [
+            "--not-c",
+            "--n",
+            "2",
+            "--tidy",
+            "--timeout",
+            "120",
+            "/r/test.sh",
+            "in put.py"
+        ]
+    );
+    assert_eq!(
+        strings(Other::CVise.args(&j))[0..3],
+        ["--not-c", "--n", "2"]
+    );
+    assert_eq!(
+        strings(Other::Picire.args(&j)),
+        [
+            "-i",
+            "/r/work/in put.py",
+            "--test",
+            "/r/test.sh",
+            "-o",
+            "/r/picire-out",
+            "-a",
+            "line",
+            "--cache",
+            "content",
+            "-p",
+            "-j",
+            "2"
+        ]
+    );
+    // Sequential picire has no parallel options.
+    assert!(!strings(Other::Picire.args(&job(dir, work, script, 1))).contains(&"-p".into()));
+    assert_eq!(
+        strings(Other::Lithium.args(&j)),
+        [
+            "--testcase",
+            "/r/work/in put.py",
+            "/x/lithium_exit0.py",
+            "/x/count.sh",
+            "/r/calls.log",
+            "/o/oracle.sh",
+            "/r/work/in put.py",
+            "a b",
+            "c"
+        ]
+    );
+    let tr = strings(Other::Treereduce.args(&j));
+    assert_eq!(
+        tr,
+        [
+            "-s",
+            "/r/work/in put.py",
+            "-o",
+            "/r/out-in put.py",
+            "-j",
+            "2",
+            "--timeout",
+            "120",
+            "--",
+            "/x/count.sh",
+            "/r/calls.log",
+            "/o/oracle.sh",
+            "@@",
+            "a b",
+            "c"
+        ]
+    );
+    let sr = strings(Other::ShrinkRay.args(&j));
+    assert_eq!(sr[sr.len() - 2..], ["/r/test.sh", "/r/work/in put.py"]);
+    assert!(sr.windows(2).any(|w| w == ["--input-type", "arg"]));
+
+    // The test scripts: the file in the working directory, or the first argument.
+    let cwd = Other::CReduce.test_script(&j).unwrap();
+    assert!(
+        cwd.ends_with("exec /x/count.sh /r/calls.log /o/oracle.sh \"$PWD\"/'in put.py' 'a b' c\n"),
+        "{cwd}"
+    );
+    let arg = Other::Picire.test_script(&j).unwrap();
+    assert!(arg.ends_with("/o/oracle.sh \"$1\" 'a b' c\n"), "{arg}");
+    assert!(arg.starts_with("#!/bin/sh\n"));
+    assert_eq!(Other::Lithium.test_script(&j), None);
+    assert_eq!(Other::CVise.calls(), Calls::FileInCwd);
+    assert!(!Other::Lithium.parallel());
+    assert!(Other::Treereduce.handles("javascript") && !Other::Treereduce.handles("python"));
+    for o in Other::ALL {
+        assert_eq!(Other::from_id(o.id()), Some(o));
+    }
+    assert_eq!(Other::from_id("perses"), None);
+}
+
+/// The ends of the real logs of each reducer on a 40-line file (`cargo xtask bench` keeps them
+/// in each run's `log.txt`).
+const CREDUCE_LOG: &str = "  method pass_clex :: rm-toks-1 worked 80 times and failed 4 times\n\
+    \n          ******** /tmp/rt/creduce/work/in.txt ********\n\nalpha omega";
+const CVISE_LOG: &str = "Runtime: 77 seconds\nReduced test-cases:\n\n\
+    --- /tmp/rt/cvise/work/in.txt ---\nalpha omega\n";
+const PICIRE_LOG: &str = "\tGranularity: 2\n\tDone\nOutput saved to /tmp/rt/picire/pout/in.txt\n";
+const LITHIUM_LOG: &str = "  Final size: 2 lines\n  Tests performed: 21\n  Test total: 199 lines\n";
+const SHRINKRAY_LOG: &str = "WARNING: could not load the LLM model (LocalEntryNotFoundError); \
+    reducing without the LLM passes.\nReduction completed!\nDeleted 313 Bytes out of 323 Bytes \
+    (96.90% reduction) in 1 minute and 9.98 seconds\n";
+const TREEREDUCE_LOG: &str = "[\u{1b}[32mINFO\u{1b}[0m] Original size: 158\n\
+    [\u{1b}[32mINFO\u{1b}[0m] Qutting after pass 2 found no reductions\n\
+    [\u{1b}[32mINFO\u{1b}[0m] Total time: 5980ms\n";
+
+#[test]
+fn each_other_reducers_log_says_whether_it_finished_and_where_its_result_is() {
+    let logs = [
+        (Other::CReduce, CREDUCE_LOG),
+        (Other::CVise, CVISE_LOG),
+        (Other::Picire, PICIRE_LOG),
+        (Other::Lithium, LITHIUM_LOG),
+        (Other::ShrinkRay, SHRINKRAY_LOG),
+        (Other::Treereduce, TREEREDUCE_LOG),
+    ];
+    for (other, log) in logs {
+        assert!(other.finished(log), "{} finished", other.name());
+        // No reducer mistakes another's log, or a log cut before the end, for its own end.
+        for (o, l) in logs {
+            if o != other {
+                assert!(
+                    !other.finished(l),
+                    "{} on the log of {}",
+                    other.name(),
+                    o.name()
+                );
+            }
+        }
+        assert!(!other.finished("starting\nrunning pass 1\n"));
+    }
+    let (dir, work, script) = (
+        Path::new("/r"),
+        Path::new("/r/work/in.txt"),
+        Path::new("/r/test.sh"),
+    );
+    let j = job(dir, work, script, 2);
+    assert_eq!(
+        Other::Picire.output(&j, PICIRE_LOG),
+        PathBuf::from("/tmp/rt/picire/pout/in.txt")
+    );
+    assert_eq!(
+        Other::Picire.output(&j, "killed"),
+        PathBuf::from("/r/picire-out/in put.py")
+    );
+    assert_eq!(
+        Other::CReduce.output(&j, CREDUCE_LOG),
+        PathBuf::from("/r/work/in.txt")
+    );
+    assert_eq!(
+        Other::Treereduce.output(&j, TREEREDUCE_LOG),
+        PathBuf::from("/r/out-in put.py")
+    );
+    assert_eq!(Other::Lithium.own_call_count(LITHIUM_LOG), Some(21));
+    assert_eq!(Other::CVise.own_call_count(CVISE_LOG), None);
+    assert_eq!(python_version("Python 3.12.1\n"), Some((3, 12)));
+    assert_eq!(python_version("Python 3.9.18"), Some((3, 9)));
+    assert_eq!(python_version("pyenv: python3.12: command not found"), None);
+}
+
+fn run(case: &str, format: &str, reducer: &str, jobs: usize, nodes: u64, calls: u64) -> Run {
+    Run {
+        case: case.into(),
+        format: format.into(),
+        reducer: reducer.into(),
+        jobs,
+        bytes_before: 1000,
+        bytes_after: nodes * 10,
+        nodes_before: Some(100),
+        nodes_after: Some(nodes),
+        calls,
+        wall_seconds: calls as f64 / 10.0,
+        still_interesting: Some(true),
+        ..Run::default()
+    }
+}
+
+/// Hand-made runs: two XML cases and one Python case, whittle and two others.
+fn hand_made_runs() -> Vec<Run> {
+    let mut not_interesting = run("x2", "xml", "picire", 2, 1, 5);
+    not_interesting.still_interesting = Some(false);
+    let mut no_rules = run("x1", "xml", "whittle gtr*", 2, 1, 500);
+    no_rules.no_rules = true;
+    vec![
+        // -j 1 runs are left out of the medians where -j 2 ran.
+        run("x1", "xml", "whittle gtr*", 1, 99, 999),
+        run("x1", "xml", "whittle gtr*", 2, 4, 40),
+        no_rules,
+        run("x2", "xml", "whittle gtr*", 2, 8, 60),
+        run("x1", "xml", "picire", 2, 6, 100),
+        not_interesting,
+        run("x1", "xml", "C-Vise", 2, 2, 900),
+        run("x2", "xml", "C-Vise", 2, 10, 700),
+        Run {
+            valid: Some(true),
+            ..run("p1", "python", "whittle gtr*", 2, 50, 200)
+        },
+        Run {
+            valid: Some(false),
+            ..run("p1", "python", "C-Vise", 2, 40, 3000)
+        },
+    ]
+}
+
+#[test]
+fn medians_per_format_leave_out_lower_jobs_no_rules_and_uninteresting_runs() {
+    let runs = hand_made_runs();
+    let compared = summary_mod::compared(&runs);
+    let m = summary_mod::medians(&compared, "xml", "whittle gtr*");
+    // Nodes 4 % and 8 % (the -j 1 and --no-rules runs left out): median 6 %.
+    assert_eq!(m.cases, 2);
+    assert_eq!(m.nodes_percent, Some(6.0));
+    assert_eq!(m.bytes_percent, Some(6.0));
+    assert_eq!(m.calls, Some(50.0));
+    let p = summary_mod::medians(&compared, "xml", "picire");
+    assert_eq!((p.cases, p.left_out), (1, 1));
+    assert_eq!(p.nodes_percent, Some(6.0));
+    let c = summary_mod::medians(&compared, "xml", "C-Vise");
+    assert_eq!(c.nodes_percent, Some(6.0));
+    assert_eq!(c.calls, Some(800.0));
+    // Best other on XML: C-Vise and picire tie on nodes and bytes; picire has fewer calls.
+    let (name, _) = summary_mod::best_other(&compared, "xml").unwrap();
+    assert_eq!(name, "picire");
+    let (name, best) = summary_mod::best_other(&compared, "python").unwrap();
+    assert_eq!((name.as_str(), best.nodes_percent), ("C-Vise", Some(40.0)));
+}
+
+#[test]
+fn table_two_and_the_headline_show_the_hand_computed_medians() {
+    let runs = hand_made_runs();
+    let table = summary_mod::table_two(&runs);
+    let lines: Vec<&str> = table.lines().collect();
+    // Header, alignment, three XML reducers, two Python ones.
+    assert_eq!(lines.len(), 7, "{table}");
+    assert_eq!(
+        cells(lines[2]),
+        [
+            "xml",
+            "whittle gtr*",
+            "2",
+            "6.0 %",
+            "6.0 %",
+            "50",
+            "5.0",
+            "0",
+            "—"
+        ]
+    );
+    assert_eq!(
+        cells(lines[3])[..4],
+        ["xml", "picire", "1 (+1 not interesting)", "6.0 %"]
+    );
+    assert_eq!(
+        cells(lines[6]),
+        [
+            "python",
+            "C-Vise",
+            "1",
+            "40 %",
+            "40 %",
+            "3000",
+            "300.0",
+            "0",
+            "**0 of 1**"
+        ]
+    );
+    let head = summary_mod::headline(&runs);
+    let lines: Vec<&str> = head.lines().collect();
+    assert_eq!(lines.len(), 4, "{head}");
+    // XML: picire has a result for x1 only, where whittle left 4 % in 40 calls against
+    // picire's 6 % in 100; no output checked.
+    assert_eq!(
+        cells(lines[2]),
+        [
+            "xml",
+            "4.0 % / 4.0 %",
+            "40",
+            "—",
+            "picire",
+            "6.0 % / 6.0 %",
+            "100",
+            "—",
+            "whittle",
+            "whittle"
+        ]
+    );
+    // Table II keeps the medians over each reducer's own cases.
+    assert!(table.contains("| xml | whittle gtr* | 2 | 6.0 % |"));
+    // Python: C-Vise is smaller (40 % against 50 %) but its output is not valid Python;
+    // whittle needs fewer calls.
+    assert_eq!(
+        cells(lines[3]),
+        [
+            "python",
+            "50 % / 50 %",
+            "200",
+            "1 of 1",
+            "C-Vise",
+            "40 % / 40 %",
+            "3000",
+            "**0 of 1**",
+            "**other**",
+            "whittle"
+        ]
+    );
+    // An other reducer whose output whittle's parser refuses is compared by bytes.
+    let mut runs = hand_made_runs();
+    for r in runs
+        .iter_mut()
+        .filter(|r| r.reducer == "C-Vise" && r.format == "python")
+    {
+        r.nodes_after = None;
+        r.bytes_after = 300;
+    }
+    let head = summary_mod::headline(&runs);
+    let python = cells(head.lines().nth(3).unwrap());
+    assert_eq!(python[5], "— / 30 %");
+    assert_eq!(python[8], "**other**");
+}
+
+#[test]
+fn the_speedup_table_pairs_j1_and_j2_of_the_same_run() {
+    let runs = hand_made_runs();
+    let table = summary_mod::speedup_table(&runs);
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), 3, "{table}");
+    // 999 calls at -j 1 (99.9 s) against 40 at -j 2 (4.0 s).
+    assert_eq!(
+        cells(lines[2]),
+        [
+            "x1",
+            "whittle gtr*",
+            "shipped",
+            "99.90",
+            "4.00",
+            "24.98×",
+            "999 / 40"
+        ]
+    );
+    assert_eq!(summary_mod::speedup(1.0, 0.0), "—");
+    assert!(summary_mod::speedup_table(&runs[1..]).is_empty());
+}
+
+#[test]
+fn box_plots_are_svg_with_a_panel_per_format() {
+    let runs = hand_made_runs();
+    let svg = crate::plots::box_plot_svg(&runs, crate::plots::Measure::Calls, "calls")
+        .unwrap()
+        .unwrap();
+    assert!(svg.starts_with("<svg"), "{}", &svg[..50]);
+    assert!(svg.contains("format: xml") && svg.contains("format: python"));
+    assert!(svg.contains("C-Vise") && svg.contains("whittle gtr*"));
+    let series = crate::plots::series(&runs, crate::plots::Measure::NodesPercent);
+    // picire's uninteresting run is not drawn.
+    let xml = &series[0].1;
+    assert_eq!(xml[0], ("whittle gtr*".to_string(), vec![4.0, 8.0]));
+    assert_eq!(xml[1], ("picire".to_string(), vec![6.0]));
+    assert_eq!(
+        crate::plots::box_plot_svg(&[], crate::plots::Measure::Calls, "x").unwrap(),
+        None
+    );
+}
+
+#[test]
+fn tree_nodes_are_counted_by_whittles_own_parsers() {
+    // <a><b/></a>: the root element and its child, at least.
+    let xml = summary_mod::tree_nodes("xml", b"<a><b/></a>").unwrap();
+    let bigger = summary_mod::tree_nodes("xml", b"<a><b/><c/><d/></a>").unwrap();
+    assert!(bigger > xml && xml >= 2, "{xml} {bigger}");
+    let py = summary_mod::tree_nodes("python", b"x = 1\n").unwrap();
+    let js = summary_mod::tree_nodes("javascript", b"var x = 1;\n").unwrap();
+    assert!(py > 1 && js > 1);
+    assert_eq!(summary_mod::tree_nodes("pdf", b"not a pdf"), None);
+    assert_eq!(summary_mod::tree_nodes("lines", b"a\nb\n"), None);
+}
+
+#[test]
+fn a_case_shows_its_other_reducers_and_a_partial_document_says_so() {
+    use crate::summary::{Measured, OtherRow};
+    let measured = |bytes: u64, calls: u64, from_wrapper: bool| Measured {
+        usage: Some(Usage {
+            exit: Some(0),
+            wall_seconds: 10.0,
+            user_seconds: 3.0,
+            system_seconds: 1.0,
+            max_rss_kib: 3 * 1024,
+            ..Usage::default()
+        }),
+        calls: CallLog {
+            calls,
+            interesting: 1,
+            unfinished: 0,
+            busy_seconds: 7.5,
+        },
+        wall_seconds: 10.0,
+        bytes_after: bytes,
+        nodes_after: Some(9),
+        from_wrapper,
+    };
+    let others = vec![
+        OtherRow {
+            case: "py-underlying-dict".into(),
+            id: "lithium".into(),
+            name: "lithium".into(),
+            version: "PyPI `lithium-reducer` 4.0.0 (Python 3.11.7, `target/bench-tools/py`)".into(),
+            jobs: 1,
+            measured: Some(measured(150, 20, false)),
+            finished: true,
+            own_calls: Some(21),
+            still_interesting: Some(true),
+            check: Some(true),
+            ..OtherRow::default()
+        },
+        OtherRow {
+            case: "py-underlying-dict".into(),
+            id: "cvise".into(),
+            name: "C-Vise".into(),
+            version: "Debian `cvise` 2.7.0-2 (`/usr/bin/cvise`)".into(),
+            jobs: 2,
+            measured: Some(measured(140, 900, true)),
+            budget_minutes_hit: Some(2.0),
+            still_interesting: Some(true),
+            check: Some(false),
+            ..OtherRow::default()
+        },
+    ];
+    let mut section = py_section(vec![]);
+    section.others = others;
+    section.others_not_run = vec![(
+        "Shrink Ray".into(),
+        "not installable here: needs Python ≥ 3.12".into(),
+    )];
+    section.format = "python".into();
+    section.bytes_before = 282;
+    section.nodes_before = Some(100);
+    let env = Environment {
+        partial: Some("2 of 7 cases done".into()),
+        others_budget_minutes: 2.0,
+        ..sample_env()
+    };
+    let doc = report::document(&env, &[section], &[], &[]);
+    assert!(doc.contains(
+        "**Partial run**: written while the benchmark was still running (2 of 7 cases done)"
+    ));
+    let table: Vec<&str> = doc
+        .lines()
+        .skip_while(|l| !l.starts_with("Other reducers on `py-underlying-dict`"))
+        .skip(2)
+        .take(4)
+        .collect();
+    let lithium = cells(table[2]);
+    assert_eq!(
+        lithium,
+        [
+            "lithium PyPI `lithium-reducer` 4.0.0",
+            "1",
+            "150",
+            "9",
+            "20 (it says 21)",
+            "10.0",
+            "4.0",
+            "3",
+            "25.0 %",
+            "yes",
+            "yes",
+            "yes"
+        ]
+    );
+    let cvise = cells(table[3]);
+    assert_eq!(cvise[2], "140 (smallest interesting candidate tested)");
+    assert_eq!(cvise[5], "10.0 (**budget**: 2 min)");
+    assert_eq!((cvise[9].as_str(), cvise[11].as_str()), ("no", "**NO**"));
+    assert!(doc.contains(
+        "- Shrink Ray did not run on this case: not installable here: needs Python ≥ 3.12."
+    ));
+    // The comparison section counts both runs, with the wrapper's calls.
+    assert!(doc.contains("## Comparison of reducers"));
+    assert!(doc.contains("| py-underlying-dict | C-Vise | 2 | n/a | 282 → 140 (50 %) | 100 → 9 (9.0 %) | 900 | 10.0 (**budget**) | 4.0 | 3 | yes | **NO** |"));
 }

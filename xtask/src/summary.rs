@@ -1,0 +1,502 @@
+//! The benchmark's comparison across reducers: every run (whittle's and the other reducers') as
+//! one [`Run`] measured the same way from outside (the counting wrapper's oracle calls, whittle's
+//! own parsers for tree nodes, `xtask measure` for CPU time and memory), the paper's Table II
+//! (medians per format), the headline table of the closing note, the `-j` speed-up, and the box
+//! plots (`plotters`, SVG). Nothing here starts a process; the tables are unit-tested in
+//! `tests.rs` on hand-made runs.
+
+use crate::measure::{CallLog, Usage};
+use crate::report::{cell, group_digits, median};
+use std::fmt::Write as _;
+
+/// What the benchmark measured of one run from outside, for any reducer.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Measured {
+    pub(crate) usage: Option<Usage>,
+    pub(crate) calls: CallLog,
+    /// The harness's wall-clock seconds around the reducer (`xtask measure`'s own when it wrote
+    /// them).
+    pub(crate) wall_seconds: f64,
+    pub(crate) bytes_after: u64,
+    /// Tree nodes of the output by whittle's parser of the case's format (`None`: unparsable).
+    pub(crate) nodes_after: Option<u64>,
+    /// Whether the result is the smallest interesting candidate the counting wrapper saw, not
+    /// the reducer's own output (a run stopped at its budget, whose own output was missing,
+    /// larger or not interesting).
+    pub(crate) from_wrapper: bool,
+}
+
+/// A run of another reducer on a case.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct OtherRow {
+    pub(crate) case: String,
+    /// Its id (`creduce`) and name (`C-Reduce`).
+    pub(crate) id: String,
+    pub(crate) name: String,
+    pub(crate) version: String,
+    pub(crate) jobs: usize,
+    pub(crate) measured: Option<Measured>,
+    pub(crate) budget_minutes_hit: Option<f64>,
+    /// Whether its log says it finished.
+    pub(crate) finished: bool,
+    /// The number of tests it says it ran, where it says.
+    pub(crate) own_calls: Option<u64>,
+    pub(crate) failure: Option<String>,
+    pub(crate) still_interesting: Option<bool>,
+    pub(crate) check: Option<bool>,
+}
+
+/// One run, whoever reduced: what the comparison tables and plots are made of.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Run {
+    pub(crate) case: String,
+    /// The case's format (`xml`, `python`, `javascript`, `pdf`).
+    pub(crate) format: String,
+    /// `whittle gtr*`, `whittle ddmin`, `C-Reduce`...
+    pub(crate) reducer: String,
+    pub(crate) jobs: usize,
+    /// Whether whittle ran with `--no-rules`.
+    pub(crate) no_rules: bool,
+    pub(crate) bytes_before: u64,
+    pub(crate) bytes_after: u64,
+    pub(crate) nodes_before: Option<u64>,
+    pub(crate) nodes_after: Option<u64>,
+    pub(crate) calls: u64,
+    pub(crate) wall_seconds: f64,
+    pub(crate) cpu_seconds: Option<f64>,
+    pub(crate) peak_kib: Option<u64>,
+    pub(crate) budget_hit: bool,
+    pub(crate) still_interesting: Option<bool>,
+    pub(crate) valid: Option<bool>,
+}
+
+impl Run {
+    pub(crate) fn bytes_percent(&self) -> Option<f64> {
+        (self.bytes_before > 0).then(|| 100.0 * self.bytes_after as f64 / self.bytes_before as f64)
+    }
+
+    pub(crate) fn nodes_percent(&self) -> Option<f64> {
+        match (self.nodes_before, self.nodes_after) {
+            (Some(b), Some(a)) if b > 0 => Some(100.0 * a as f64 / b as f64),
+            _ => None,
+        }
+    }
+
+    /// Whether the run counts in the medians: its output is still interesting (a run whose
+    /// result the oracle rejects has no result to compare).
+    pub(crate) fn counts(&self) -> bool {
+        self.still_interesting == Some(true)
+    }
+}
+
+/// A percentage as the tables show it (`—` for none).
+pub(crate) fn pct(p: Option<f64>) -> String {
+    let Some(p) = p else {
+        return "—".to_string();
+    };
+    if p <= 0.0 {
+        "0 %".to_string()
+    } else if p >= 10.0 {
+        format!("{p:.0} %")
+    } else if p >= 1.0 {
+        format!("{p:.1} %")
+    } else {
+        // Two significant digits, as `report::percent`.
+        let decimals = ((-p.log10()).ceil() as usize + 1).min(6);
+        format!("{p:.decimals$} %")
+    }
+}
+
+/// The reducers in the order they first appear, whittle's first.
+fn reducers(runs: &[&Run]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for r in runs {
+        if !names.contains(&r.reducer) {
+            names.push(r.reducer.clone());
+        }
+    }
+    names.sort_by_key(|n| !n.starts_with("whittle"));
+    names
+}
+
+/// The formats in the order they first appear.
+fn formats(runs: &[&Run]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for r in runs {
+        if !out.contains(&r.format) {
+            out.push(r.format.clone());
+        }
+    }
+    out
+}
+
+/// The runs the comparison uses: each reducer's runs with the shipped rules (whittle) at the
+/// comparison's `-j` (the largest that ran of each case), one per (case, reducer).
+pub(crate) fn compared(runs: &[Run]) -> Vec<&Run> {
+    let mut out: Vec<&Run> = Vec::new();
+    for r in runs.iter().filter(|r| !r.no_rules) {
+        let top = runs
+            .iter()
+            .filter(|o| o.case == r.case && o.reducer == r.reducer && !o.no_rules)
+            .map(|o| o.jobs)
+            .max()
+            .unwrap_or(r.jobs);
+        if r.jobs == top
+            && !out
+                .iter()
+                .any(|o| o.case == r.case && o.reducer == r.reducer)
+        {
+            out.push(r);
+        }
+    }
+    out
+}
+
+/// Medians of one reducer on one format.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Medians {
+    pub(crate) cases: usize,
+    /// Runs left out because their output is not interesting (or was not checked).
+    pub(crate) left_out: usize,
+    pub(crate) nodes_percent: Option<f64>,
+    pub(crate) bytes_percent: Option<f64>,
+    pub(crate) calls: Option<f64>,
+    pub(crate) wall_seconds: Option<f64>,
+    pub(crate) budget_hits: usize,
+    /// Of the counted runs, how many had their output checked for validity in its format
+    /// (`python3 -c 'ast.parse…'`, `node --check`, `qpdf --check`), and how many passed.
+    pub(crate) checked: usize,
+    pub(crate) valid: usize,
+}
+
+impl Medians {
+    /// `2 of 3`, or `—` when no output was checked (a case about an ill-formed input).
+    pub(crate) fn valid_cell(&self) -> String {
+        if self.checked == 0 {
+            "—".to_string()
+        } else if self.valid < self.checked {
+            format!("**{} of {}**", self.valid, self.checked)
+        } else {
+            format!("{} of {}", self.valid, self.checked)
+        }
+    }
+}
+
+pub(crate) fn medians(runs: &[&Run], format: &str, reducer: &str) -> Medians {
+    let all: Vec<&&Run> = runs
+        .iter()
+        .filter(|r| r.format == format && r.reducer == reducer)
+        .collect();
+    let ok: Vec<&&Run> = all.iter().copied().filter(|r| r.counts()).collect();
+    let col = |f: &dyn Fn(&Run) -> Option<f64>| {
+        let v: Vec<f64> = ok.iter().filter_map(|r| f(r)).collect();
+        median(&v)
+    };
+    Medians {
+        cases: ok.len(),
+        left_out: all.len() - ok.len(),
+        nodes_percent: col(&Run::nodes_percent),
+        bytes_percent: col(&Run::bytes_percent),
+        calls: col(&|r| Some(r.calls as f64)),
+        wall_seconds: col(&|r| Some(r.wall_seconds)),
+        budget_hits: ok.iter().filter(|r| r.budget_hit).count(),
+        checked: ok.iter().filter(|r| r.valid.is_some()).count(),
+        valid: ok.iter().filter(|r| r.valid == Some(true)).count(),
+    }
+}
+
+fn num(v: Option<f64>, decimals: usize) -> String {
+    v.map_or_else(|| "—".to_string(), |v| format!("{v:.decimals$}"))
+}
+
+/// The paper's Table II: per format and reducer, the medians over the cases.
+pub(crate) fn table_two(runs: &[Run]) -> String {
+    let runs = compared(runs);
+    let mut out = String::from(
+        "| format | reducer | cases | median nodes left | median bytes left | median oracle \
+         calls | median wall s | runs at their budget | outputs valid for the format |\n\
+         |---|---|--:|--:|--:|--:|--:|--:|--:|\n",
+    );
+    for f in formats(&runs) {
+        for red in reducers(&runs) {
+            let m = medians(&runs, &f, &red);
+            if m.cases + m.left_out == 0 {
+                continue;
+            }
+            let cases = if m.left_out > 0 {
+                format!("{} (+{} not interesting)", m.cases, m.left_out)
+            } else {
+                m.cases.to_string()
+            };
+            let _ = writeln!(
+                out,
+                "| {f} | {} | {cases} | {} | {} | {} | {} | {} | {} |",
+                cell(&red),
+                pct(m.nodes_percent),
+                pct(m.bytes_percent),
+                num(m.calls, 0),
+                num(m.wall_seconds, 1),
+                m.budget_hits,
+                m.valid_cell()
+            );
+        }
+    }
+    out
+}
+
+/// The best other reducer of a format: the smallest median node share (then bytes, then
+/// calls) among those that are not whittle.
+pub(crate) fn best_other(runs: &[&Run], format: &str) -> Option<(String, Medians)> {
+    let key = |m: &Medians| {
+        (
+            m.nodes_percent.unwrap_or(f64::INFINITY),
+            m.bytes_percent.unwrap_or(f64::INFINITY),
+            m.calls.unwrap_or(f64::INFINITY),
+        )
+    };
+    reducers(runs)
+        .into_iter()
+        .filter(|r| !r.starts_with("whittle"))
+        .map(|r| {
+            let m = medians(runs, format, &r);
+            (r, m)
+        })
+        .filter(|(_, m)| m.cases > 0)
+        .min_by(|a, b| {
+            let (x, y) = (key(&a.1), key(&b.1));
+            x.0.total_cmp(&y.0)
+                .then(x.1.total_cmp(&y.1))
+                .then(x.2.total_cmp(&y.2))
+        })
+}
+
+/// The headline table: per format, whittle `gtr*` against the best other reducer, both over the
+/// cases the other reducer has results for.
+pub(crate) fn headline(runs: &[Run]) -> String {
+    let runs = compared(runs);
+    let mut out = String::from(
+        "| format | whittle `gtr*`: nodes / bytes left | its oracle calls | its outputs valid \
+         | best other reducer | its nodes / bytes left | its oracle calls | its outputs valid \
+         | smaller | fewer calls |\n|---|--:|--:|--:|---|--:|--:|--:|---|---|\n",
+    );
+    for f in formats(&runs) {
+        let w = medians(&runs, &f, "whittle gtr*");
+        if w.cases == 0 {
+            continue;
+        }
+        let best = best_other(&runs, &f);
+        // whittle on the cases the best other reducer has results for, so both medians are
+        // over the same inputs.
+        let w = match &best {
+            Some((name, _)) => {
+                let cases: Vec<&str> = runs
+                    .iter()
+                    .filter(|r| r.format == f && r.reducer == *name && r.counts())
+                    .map(|r| r.case.as_str())
+                    .collect();
+                let same: Vec<&Run> = runs
+                    .iter()
+                    .copied()
+                    .filter(|r| cases.contains(&r.case.as_str()))
+                    .collect();
+                let m = medians(&same, &f, "whittle gtr*");
+                if m.cases == 0 { w } else { m }
+            }
+            None => w,
+        };
+        let Some((name, o)) = best else {
+            let _ = writeln!(
+                out,
+                "| {f} | {} / {} | {} | {} | — | — | — | — | — | — |",
+                pct(w.nodes_percent),
+                pct(w.bytes_percent),
+                num(w.calls, 0),
+                w.valid_cell()
+            );
+            continue;
+        };
+        // By tree nodes, then by bytes (also when the other's output does not parse).
+        let by_bytes = match (w.bytes_percent, o.bytes_percent) {
+            (Some(a), Some(b)) if a < b => "whittle",
+            (Some(a), Some(b)) if a > b => "**other**",
+            (Some(_), Some(_)) => "tie",
+            _ => "—",
+        };
+        let smaller = match (w.nodes_percent, o.nodes_percent) {
+            (Some(a), Some(b)) if a < b => "whittle",
+            (Some(a), Some(b)) if a > b => "**other**",
+            _ => by_bytes,
+        };
+        let fewer = match (w.calls, o.calls) {
+            (Some(a), Some(b)) if a < b => "whittle",
+            (Some(a), Some(b)) if a > b => "**other**",
+            (Some(_), Some(_)) => "tie",
+            _ => "—",
+        };
+        let _ = writeln!(
+            out,
+            "| {f} | {} / {} | {} | {} | {} | {} / {} | {} | {} | {smaller} | {fewer} |",
+            pct(w.nodes_percent),
+            pct(w.bytes_percent),
+            num(w.calls, 0),
+            w.valid_cell(),
+            cell(&name),
+            pct(o.nodes_percent),
+            pct(o.bytes_percent),
+            num(o.calls, 0),
+            o.valid_cell()
+        );
+    }
+    out
+}
+
+/// Every run, one row each: the per-case comparison with the same measures for every reducer.
+pub(crate) fn runs_table(runs: &[Run]) -> String {
+    let mut out = String::from(
+        "| case | reducer | -j | rules | bytes before → after (%) | nodes before → after (%) \
+         | oracle calls | wall s | CPU s | peak MiB | still interesting | valid |\n\
+         |---|---|--:|---|--:|--:|--:|--:|--:|--:|:-:|:-:|\n",
+    );
+    for r in runs {
+        let nodes = match (r.nodes_before, r.nodes_after) {
+            (Some(b), Some(a)) => crate::report::before_after(b, a),
+            (Some(b), None) => format!("{} → unparsable", group_digits(b)),
+            _ => "—".to_string(),
+        };
+        let mut wall = format!("{:.1}", r.wall_seconds);
+        if r.budget_hit {
+            wall.push_str(" (**budget**)");
+        }
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {nodes} | {} | {wall} | {} | {} | {} | {} |",
+            cell(&r.case),
+            cell(&r.reducer),
+            r.jobs,
+            if !r.reducer.starts_with("whittle") {
+                "n/a"
+            } else if r.no_rules {
+                "none"
+            } else {
+                "shipped"
+            },
+            crate::report::before_after(r.bytes_before, r.bytes_after),
+            group_digits(r.calls),
+            num(r.cpu_seconds, 1),
+            num(r.peak_kib.map(|k| k as f64 / 1024.0), 0),
+            crate::report::yes_no(r.still_interesting),
+            crate::report::yes_no(r.valid),
+        );
+    }
+    out
+}
+
+/// `-j 1` against `-j 2` for every whittle run that ran at both, same rules.
+pub(crate) fn speedup_table(runs: &[Run]) -> String {
+    let mut out = String::from(
+        "| case | reducer | rules | wall s at -j 1 | wall s at -j 2 | speed-up | oracle calls -j 1 \
+         / -j 2 |\n|---|---|---|--:|--:|--:|--:|\n",
+    );
+    let mut any = false;
+    for one in runs.iter().filter(|r| r.jobs == 1) {
+        let Some(two) = runs.iter().find(|r| {
+            r.jobs == 2
+                && r.case == one.case
+                && r.reducer == one.reducer
+                && r.no_rules == one.no_rules
+        }) else {
+            continue;
+        };
+        any = true;
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {:.2} | {:.2} | {} | {} / {} |",
+            cell(&one.case),
+            cell(&one.reducer),
+            if one.no_rules { "none" } else { "shipped" },
+            one.wall_seconds,
+            two.wall_seconds,
+            speedup(one.wall_seconds, two.wall_seconds),
+            group_digits(one.calls),
+            group_digits(two.calls),
+        );
+    }
+    if !any {
+        return String::new();
+    }
+    out
+}
+
+/// `a / b` as a speed-up, `1.85×`.
+pub(crate) fn speedup(a: f64, b: f64) -> String {
+    if b <= 0.0 {
+        "—".to_string()
+    } else {
+        format!("{:.2}×", a / b)
+    }
+}
+
+/// Every measured run of the cases, whittle's and the others', as [`Run`]s.
+pub(crate) fn runs(cases: &[crate::report::CaseSection]) -> Vec<Run> {
+    let mut out = Vec::new();
+    for case in cases {
+        for r in &case.rows {
+            let Some(m) = &r.measured else { continue };
+            out.push(Run {
+                case: case.id.clone(),
+                format: case.format.clone(),
+                reducer: format!("whittle {}", r.algorithm),
+                jobs: r.jobs,
+                no_rules: r.no_rules,
+                bytes_before: case.bytes_before,
+                budget_hit: r.budget_minutes_hit.is_some(),
+                still_interesting: r.still_interesting,
+                valid: r.check,
+                ..run_of(case, m)
+            });
+        }
+        for o in &case.others {
+            let Some(m) = &o.measured else { continue };
+            out.push(Run {
+                case: case.id.clone(),
+                format: case.format.clone(),
+                reducer: o.name.clone(),
+                jobs: o.jobs,
+                budget_hit: o.budget_minutes_hit.is_some(),
+                still_interesting: o.still_interesting,
+                valid: o.check,
+                ..run_of(case, m)
+            });
+        }
+    }
+    out
+}
+
+/// The measured half of a [`Run`].
+fn run_of(case: &crate::report::CaseSection, m: &Measured) -> Run {
+    Run {
+        bytes_before: case.bytes_before,
+        bytes_after: m.bytes_after,
+        nodes_before: case.nodes_before,
+        nodes_after: m.nodes_after,
+        calls: m.calls.calls,
+        wall_seconds: m.wall_seconds,
+        cpu_seconds: m.usage.as_ref().map(Usage::cpu_seconds),
+        peak_kib: m.usage.as_ref().map(|u| u.max_rss_kib),
+        ..Run::default()
+    }
+}
+
+/// The number of tree nodes of `bytes` by whittle's parser of the format `lang` (`None`: the
+/// parser refuses it, or the format is not one whittle parses into a tree here).
+pub(crate) fn tree_nodes(lang: &str, bytes: &[u8]) -> Option<u64> {
+    use whittle_core::Format;
+    let format: &dyn Format = match lang {
+        "xml" => &whittle_xml::Xml,
+        "python" => &whittle_python::Python,
+        "javascript" => &whittle_javascript::JavaScript,
+        "pdf" => &whittle_pdf::Pdf,
+        _ => return None,
+    };
+    format.parse(bytes).ok().map(|d| d.tree.len() as u64)
+}
