@@ -68,6 +68,9 @@ pub(crate) struct Run {
     pub(crate) budget_hit: bool,
     pub(crate) still_interesting: Option<bool>,
     pub(crate) valid: Option<bool>,
+    /// Whether the reducer failed (a bad exit status before its budget): its "result" is then
+    /// whatever it left, often the untouched input, and it is no result to compare.
+    pub(crate) failed: bool,
 }
 
 impl Run {
@@ -82,10 +85,10 @@ impl Run {
         }
     }
 
-    /// Whether the run counts in the medians: its output is still interesting (a run whose
-    /// result the oracle rejects has no result to compare).
+    /// Whether the run counts in the medians: it did not fail and its output is still
+    /// interesting (a run whose result the oracle rejects has no result to compare).
     pub(crate) fn counts(&self) -> bool {
-        self.still_interesting == Some(true)
+        self.still_interesting == Some(true) && !self.failed
     }
 }
 
@@ -224,7 +227,7 @@ pub(crate) fn table_two(runs: &[Run]) -> String {
                 continue;
             }
             let cases = if m.left_out > 0 {
-                format!("{} (+{} not interesting)", m.cases, m.left_out)
+                format!("{} (+{} failed or not interesting)", m.cases, m.left_out)
             } else {
                 m.cases.to_string()
             };
@@ -452,6 +455,7 @@ pub(crate) fn runs(cases: &[crate::report::CaseSection]) -> Vec<Run> {
                 budget_hit: r.budget_minutes_hit.is_some(),
                 still_interesting: r.still_interesting,
                 valid: r.check,
+                failed: r.failure.is_some(),
                 ..run_of(case, m)
             });
         }
@@ -465,6 +469,7 @@ pub(crate) fn runs(cases: &[crate::report::CaseSection]) -> Vec<Run> {
                 budget_hit: o.budget_minutes_hit.is_some(),
                 still_interesting: o.still_interesting,
                 valid: o.check,
+                failed: o.failure.is_some(),
                 ..run_of(case, m)
             });
         }

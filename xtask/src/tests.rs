@@ -1875,6 +1875,9 @@ fn run(case: &str, format: &str, reducer: &str, jobs: usize, nodes: u64, calls: 
 fn hand_made_runs() -> Vec<Run> {
     let mut not_interesting = run("x2", "xml", "picire", 2, 1, 5);
     not_interesting.still_interesting = Some(false);
+    // A failed run (C-Vise refusing a binary file) left the input as it was: not counted.
+    let mut failed = run("x3", "xml", "C-Vise", 2, 100, 1);
+    failed.failed = true;
     let mut no_rules = run("x1", "xml", "whittle gtr*", 2, 1, 500);
     no_rules.no_rules = true;
     vec![
@@ -1887,6 +1890,7 @@ fn hand_made_runs() -> Vec<Run> {
         not_interesting,
         run("x1", "xml", "C-Vise", 2, 2, 900),
         run("x2", "xml", "C-Vise", 2, 10, 700),
+        failed,
         Run {
             valid: Some(true),
             ..run("p1", "python", "whittle gtr*", 2, 50, 200)
@@ -1914,6 +1918,8 @@ fn medians_per_format_leave_out_lower_jobs_no_rules_and_uninteresting_runs() {
     let c = summary_mod::medians(&compared, "xml", "C-Vise");
     assert_eq!(c.nodes_percent, Some(6.0));
     assert_eq!(c.calls, Some(800.0));
+    // Its failed run on x3 is left out (counted, it would make the median 10 %).
+    assert_eq!((c.cases, c.left_out), (2, 1));
     // Best other on XML: C-Vise and picire tie on nodes and bytes; picire has fewer calls.
     let (name, _) = summary_mod::best_other(&compared, "xml").unwrap();
     assert_eq!(name, "picire");
@@ -1944,7 +1950,7 @@ fn table_two_and_the_headline_show_the_hand_computed_medians() {
     );
     assert_eq!(
         cells(lines[3])[..4],
-        ["xml", "picire", "1 (+1 not interesting)", "6.0 %"]
+        ["xml", "picire", "1 (+1 failed or not interesting)", "6.0 %"]
     );
     assert_eq!(
         cells(lines[6]),
