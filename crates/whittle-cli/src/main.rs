@@ -13,7 +13,10 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use whittle_core::{Algorithm, CommandOracle, Format, Options, ReduceError, Reducer, Rules, Stats};
+use whittle_core::{
+    Algorithm, CommandOracle, Format, GeneratorOracle, GeneratorStats, Options, Oracle,
+    ReduceError, Reducer, Rules, Stats,
+};
 
 /// Exit status for bad input, a bad test or bad options (as clap uses for usage errors).
 const EXIT_BAD_INPUT: u8 = 2;
@@ -39,6 +42,13 @@ enum Command {
     Formats,
     /// Learn filtering rules (mandatory edges, allowed contexts) from a corpus of your own files.
     Learn(LearnArgs),
+    /// Print the Python client for generator-based reduction (whittle_gen.py), or write it to a
+    /// file.
+    GenClient {
+        /// Where to write it [default: standard output].
+        #[arg(long, short = 'o')]
+        output: Option<PathBuf>,
+    },
 }
 
 #[derive(Args)]
@@ -59,15 +69,26 @@ struct LearnArgs {
 
 #[derive(Args)]
 struct ReduceArgs {
-    /// The file to reduce (never modified).
+    /// The file to reduce (never modified); with --generator, the trace the generator recorded.
     input: PathBuf,
     /// The test: a shell command that exits 0 when its file is still interesting. `{}` is replaced
     /// by the candidate's path; without `{}` the path is appended.
     #[arg(long, short = 't', value_name = "CMD")]
     test: String,
-    /// Where to write the result [default: INPUT with `.reduced` before the extension].
+    /// Where to write the result [default: INPUT with `.reduced` before the extension; with
+    /// --generator, the generated input of the best trace, INPUT's stem + `.reduced.out`].
     #[arg(long, short = 'o')]
     output: Option<PathBuf>,
+    /// Generator-based reduction: INPUT is a trace recorded by a generator that uses
+    /// whittle_gen.py, and CMD replays a trace into a generated input (`{trace}` is replaced by the
+    /// trace's path, `{out}` by the path to write to). The test judges the generated inputs; the
+    /// best trace goes to INPUT's stem + `.reduced.trace`.
+    #[arg(long, value_name = "CMD")]
+    generator: Option<String>,
+    /// With --generator: what a replay does with a decision it cannot align with the trace:
+    /// halt, fresh, realign or bypass (see `whittle gen-client`).
+    #[arg(long, default_value = "realign", value_parser = ["halt", "fresh", "realign", "bypass"], requires = "generator")]
+    align: String,
     /// The format [default: from the file extension; `lines` for unknown extensions].
     #[arg(long)]
     lang: Option<String>,
@@ -120,8 +141,18 @@ fn formats() -> Vec<&'static dyn Format> {
         &whittle_python::Python,
         &whittle_javascript::JavaScript,
         &whittle_pdf::Pdf,
+        &whittle_trace::Trace,
         &whittle_lines::Lines,
     ]
+}
+
+fn gen_client(output: Option<&Path>) -> Result<ExitCode> {
+    match output {
+        Some(path) => std::fs::write(path, whittle_trace::PYTHON_CLIENT)
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => std::io::stdout().write_all(whittle_trace::PYTHON_CLIENT.as_bytes())?,
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn pick_format(lang: Option<&str>, input: &Path) -> Result<(&'static dyn Format, bool)> {
@@ -171,6 +202,7 @@ fn main() -> ExitCode {
         Command::Tree(args) => tree(args),
         Command::Formats => list_formats(),
         Command::Learn(args) => learn(args),
+        Command::GenClient { output } => gen_client(output.as_deref()),
     };
     match result {
         Ok(code) => code,
@@ -358,6 +390,9 @@ struct Report<'a> {
     /// With `--repeat K` > 1 and a finished run: in how many of K runs the result was interesting.
     #[serde(skip_serializing_if = "Option::is_none")]
     final_check_interesting: Option<usize>,
+    /// With --generator: the trace's and the generated input's sizes and the alignment counts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    generator: Option<&'a GeneratorReport<'a>>,
     #[serde(flatten)]
     stats: &'a Stats,
 }
@@ -365,19 +400,37 @@ struct Report<'a> {
 fn reduce(args: ReduceArgs) -> Result<ExitCode> {
     let started = Instant::now();
     let input = read_input(&args.input)?;
-    let (format, guessed) =
-        pick_format(args.lang.as_deref(), &args.input).map_err(|e| bad(e.to_string()))?;
-    let output = args
-        .output
-        .clone()
-        .unwrap_or_else(|| default_output(&args.input));
-    if output
-        .canonicalize()
-        .ok()
-        .is_some_and(|o| args.input.canonicalize().ok() == Some(o))
-    {
+    let (format, guessed) = match (&args.generator, args.lang.as_deref()) {
+        (Some(_), None | Some("trace")) => (&whittle_trace::Trace as &dyn Format, false),
+        (Some(_), Some(lang)) => {
+            return Err(bad(format!(
+                "with --generator the input is a trace (--lang trace), not `{lang}`"
+            )));
+        }
+        (None, lang) => pick_format(lang, &args.input).map_err(|e| bad(e.to_string()))?,
+    };
+    let output = match (&args.output, &args.generator) {
+        (Some(o), _) => o.clone(),
+        (None, None) => default_output(&args.input),
+        (None, Some(_)) => generated_output(&args.input),
+    };
+    // With a generator, the reduced trace is written beside the generated input.
+    let trace_output = args.generator.as_ref().map(|_| default_output(&args.input));
+    let same_file = |p: &Path| {
+        p.canonicalize()
+            .ok()
+            .is_some_and(|o| args.input.canonicalize().ok() == Some(o))
+    };
+    if same_file(&output) || trace_output.as_deref().is_some_and(same_file) {
         return Err(bad(
             "the output path is the input file; whittle never modifies its input",
+        ));
+    }
+    if let Some(g) = &args.generator
+        && !(g.contains("{trace}") && g.contains("{out}"))
+    {
+        return Err(bad(
+            "the --generator command needs `{trace}` (the trace to follow) and `{out}` (where to write the input it generates)",
         ));
     }
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
@@ -430,8 +483,17 @@ fn reduce(args: ReduceArgs) -> Result<ExitCode> {
 
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let test = whittle_core::absolutize_command(&args.test, &cwd);
-    let command = CommandOracle::new(&test, &args.input, Duration::from_secs_f64(args.timeout));
-    let oracle = Repeat::new(&command, args.repeat as usize);
+    let timeout = Duration::from_secs_f64(args.timeout);
+    let command = CommandOracle::new(&test, &args.input, timeout);
+    let generator = args.generator.as_ref().map(|g| {
+        let g = whittle_core::absolutize_command(g, &cwd);
+        GeneratorOracle::new(&g, &test, &args.input, &output, timeout, &args.align)
+    });
+    let inner: &dyn Oracle = match &generator {
+        Some(g) => g,
+        None => &command,
+    };
+    let oracle = Repeat::new(inner, args.repeat as usize);
     let options = Options {
         jobs,
         gate: !args.no_gate,
@@ -470,6 +532,10 @@ fn reduce(args: ReduceArgs) -> Result<ExitCode> {
 
     match reducer.check_input() {
         Ok(()) => {}
+        Err(ReduceError::NotInteresting(_)) if generator.is_some() => {
+            let g = generator.as_ref().context("generator")?;
+            return Err(bad(explain_generator(g, &input, &args)?));
+        }
         Err(ReduceError::NotInteresting(_)) => {
             // Run it once more, capturing its output, to show the user what it said.
             let run = command
@@ -529,8 +595,17 @@ fn reduce(args: ReduceArgs) -> Result<ExitCode> {
         let total = input.len();
         let write_error = Arc::clone(&write_error);
         let permissions = permissions.clone();
+        let trace_output = trace_output.clone();
+        let generator = generator.as_ref();
         reducer.on_improvement(Box::new(move |best: &[u8], stats: &Stats| {
-            if let Err(e) = write_atomic(&output, best, permissions.as_ref()) {
+            let written = write_result(
+                &output,
+                trace_output.as_deref(),
+                generator,
+                best,
+                permissions.as_ref(),
+            );
+            if let Err(e) = written {
                 write_error
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
@@ -547,9 +622,19 @@ fn reduce(args: ReduceArgs) -> Result<ExitCode> {
             }
         }));
     }
+    let generated_before = match &generator {
+        Some(g) => g.output_for(&input)?.map_or(0, |o| o.len()),
+        None => 0,
+    };
     // The output exists from the start, so even an early interruption leaves a usable file.
-    write_atomic(&output, &input, permissions.as_ref())
-        .with_context(|| format!("cannot write {}", output.display()))?;
+    write_result(
+        &output,
+        trace_output.as_deref(),
+        generator.as_ref(),
+        &input,
+        permissions.as_ref(),
+    )
+    .with_context(|| format!("cannot write {}", output.display()))?;
 
     let outcome = whittle_core::run(&mut reducer, args.algorithm);
     if let Some(bar) = &bar {
@@ -574,8 +659,14 @@ fn reduce(args: ReduceArgs) -> Result<ExitCode> {
         reducer.tree().len()
     };
     let best = reducer.into_best();
-    write_atomic(&output, &best, permissions.as_ref())
-        .with_context(|| format!("cannot write {}", output.display()))?;
+    write_result(
+        &output,
+        trace_output.as_deref(),
+        generator.as_ref(),
+        &best,
+        permissions.as_ref(),
+    )
+    .with_context(|| format!("cannot write {}", output.display()))?;
     let final_check = if args.repeat > 1 && !interrupted {
         let hits = oracle.recheck(&best).context("cannot run the test")?;
         say(&format!(
@@ -590,6 +681,19 @@ fn reduce(args: ReduceArgs) -> Result<ExitCode> {
         Some(hits)
     } else {
         None
+    };
+    let generator_report = match &generator {
+        Some(g) => Some(GeneratorReport {
+            command: args.generator.as_deref().unwrap_or(""),
+            align: &args.align,
+            trace_output: trace_output.as_deref().unwrap_or(Path::new("")),
+            decisions_before: whittle_trace::decisions(&input).unwrap_or(0),
+            decisions_after: whittle_trace::decisions(&best).unwrap_or(0),
+            output_bytes_before: generated_before,
+            output_bytes_after: g.output_for(&best)?.map_or(0, |o| o.len()),
+            stats: g.stats(),
+        }),
+        None => None,
     };
     let wall = started.elapsed().as_secs_f64();
     let in_oracle = stats.oracle_busy_seconds;
@@ -614,6 +718,7 @@ fn reduce(args: ReduceArgs) -> Result<ExitCode> {
             repeat: args.repeat,
             test_runs: oracle.runs(),
             final_check_interesting: final_check,
+            generator: generator_report.as_ref(),
             stats: &stats,
         };
         let json = serde_json::to_string_pretty(&report)?;
@@ -636,10 +741,115 @@ fn reduce(args: ReduceArgs) -> Result<ExitCode> {
         wall,
         output.display()
     ));
+    if let Some(g) = &generator_report {
+        say(&format!(
+            "         the trace: {} -> {} decisions, in {}; the generated input: {} -> {} bytes; {} of {} replays misaligned ({} decisions made afresh, {} restarts, {} halted)",
+            g.decisions_before,
+            g.decisions_after,
+            g.trace_output.display(),
+            g.output_bytes_before,
+            g.output_bytes_after,
+            g.stats.replays_misaligned,
+            g.stats.generator_runs,
+            g.stats.fresh,
+            g.stats.restarts,
+            g.stats.halted,
+        ));
+    }
     if interrupted {
         return Ok(ExitCode::from(EXIT_INTERRUPTED));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The default output of a generator-based reduction: INPUT's stem + `.reduced.out`.
+fn generated_output(trace: &Path) -> PathBuf {
+    let stem = trace
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "input".into());
+    trace.with_file_name(format!("{stem}.reduced.out"))
+}
+
+/// Writes the best result: the reduced file, or, with a generator, the reduced trace and the
+/// input the generator makes from it.
+fn write_result(
+    output: &Path,
+    trace_output: Option<&Path>,
+    generator: Option<&GeneratorOracle>,
+    best: &[u8],
+    permissions: Option<&std::fs::Permissions>,
+) -> std::io::Result<()> {
+    let (Some(trace_output), Some(g)) = (trace_output, generator) else {
+        return write_atomic(output, best, permissions);
+    };
+    write_atomic(trace_output, best, None)?;
+    match g.output_for(best) {
+        Ok(Some(generated)) => write_atomic(output, &generated, None),
+        Ok(None) => Err(std::io::Error::other(
+            "the generator failed on a trace it had accepted before",
+        )),
+        Err(e) => Err(std::io::Error::other(e)),
+    }
+}
+
+/// Why the original trace is not interesting, with a shell line to reproduce it.
+fn explain_generator(g: &GeneratorOracle, trace: &[u8], args: &ReduceArgs) -> Result<String> {
+    let (run, test) = g.explain(trace).context("cannot run the generator")?;
+    let tail = |bytes: &[u8]| {
+        let text = String::from_utf8_lossy(bytes);
+        let lines: Vec<String> = text
+            .lines()
+            .rev()
+            .take(10)
+            .map(|l| format!("  | {l}"))
+            .collect();
+        lines.into_iter().rev().collect::<Vec<_>>().join("\n")
+    };
+    let replay = g.command_line(&args.input, Path::new("OUT"));
+    let mut msg = match (&test, run.status) {
+        (None, status) => {
+            let how = match status {
+                Some(s) if s.code() == Some(whittle_core::GENERATOR_HALTED) => {
+                    "it halted: it could not follow the trace".to_string()
+                }
+                Some(s) => s.to_string(),
+                None => format!("{:?}", run.verdict),
+            };
+            format!(
+                "the generator fails on the original trace ({how}); nothing was written.\n\
+                 Reproduce with:\n  WHITTLE_ALIGN={} {replay}",
+                args.align
+            )
+        }
+        (Some(t), _) => format!(
+            "the test does not find the input generated from the original trace interesting ({}); nothing was written.\n\
+             Reproduce with:\n  WHITTLE_ALIGN={} {replay} && {}",
+            t.status
+                .map_or_else(|| format!("{:?}", t.verdict), |s| s.to_string()),
+            args.align,
+            g.test_oracle().command_line(Path::new("OUT"))
+        ),
+    };
+    let shown = test.as_ref().map_or(&run.output, |t| &t.output);
+    if !shown.is_empty() {
+        msg.push_str("\nIts output ended with:\n");
+        msg.push_str(&tail(shown));
+    }
+    Ok(msg)
+}
+
+#[derive(Serialize)]
+struct GeneratorReport<'a> {
+    command: &'a str,
+    align: &'a str,
+    trace_output: &'a Path,
+    decisions_before: usize,
+    decisions_after: usize,
+    output_bytes_before: usize,
+    output_bytes_after: usize,
+    #[serde(flatten)]
+    stats: GeneratorStats,
 }
 
 #[cfg(test)]
@@ -650,7 +860,10 @@ mod tests {
     fn every_tree_format_ships_rules_learned_for_it() {
         for format in formats() {
             let Some(text) = shipped_rules(format.name()) else {
-                assert_eq!(format.name(), "lines", "only `lines` has no corpus");
+                assert!(
+                    ["lines", "trace"].contains(&format.name()),
+                    "only `lines` and `trace` have no corpus"
+                );
                 continue;
             };
             let rules = Rules::from_json(text).expect("shipped rules parse");

@@ -10,7 +10,8 @@ use std::str::FromStr;
 /// An algorithm selectable with `--algorithm`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
-    /// ddmin over the leaves of the tree (over lines, for the `lines` format).
+    /// ddmin over the format's units ([`crate::Format::ddmin_units`]: the leaves by default, so
+    /// lines for the `lines` format).
     Ddmin,
     /// Hierarchical Delta Debugging: ddmin over each level, top down.
     Hdd,
@@ -225,8 +226,8 @@ fn partition(len: usize, n: usize) -> Vec<std::ops::Range<usize>> {
 
 fn ddmin_leaves(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
     let items: Vec<(NodeId, Edit)> = r
-        .tree()
-        .leaves()
+        .format()
+        .ddmin_units(r.tree())
         .into_iter()
         .map(|n| (n, Edit::Delete))
         .collect();

@@ -3,7 +3,7 @@
 use crate::algo::default_templates;
 use crate::edit::{Edits, render_template};
 use crate::template::Template;
-use crate::tree::{BuildError, Tree};
+use crate::tree::{BuildError, NodeId, Tree};
 use std::any::Any;
 use std::fmt;
 
@@ -104,6 +104,13 @@ pub trait Format: Send + Sync {
     /// splicing a Python block into its parent).
     fn templates(&self) -> Vec<Box<dyn Template>> {
         default_templates()
+    }
+
+    /// The elements plain ddmin (`--algorithm ddmin`) works on, in order: by default the leaves
+    /// (for `lines`, the lines: the line-based baseline of the papers). A format whose reducible
+    /// units nest (a generator trace's loops and iterations) lists them all.
+    fn ddmin_units(&self, tree: &Tree) -> Vec<NodeId> {
+        tree.leaves()
     }
 
     /// A tidier rendering of the document that is not a tree edit (trailing white space and blank

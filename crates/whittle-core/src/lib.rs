@@ -17,7 +17,8 @@ pub use edit::{Edit, Edits, GapHook, gap, render_template, render_with};
 pub use engine::{Found, Observer, Options, ReduceError, Reducer, Stats};
 pub use format::{Diagnostic, Document, Format, ParseError};
 pub use oracle::{
-    CommandOracle, Oracle, OracleError, Run, Verdict, absolutize_command, shell_quote,
+    CommandOracle, GENERATOR_HALTED, GeneratorOracle, GeneratorStats, Oracle, OracleError, Run,
+    Verdict, absolutize_command, shell_quote,
 };
 pub use rules::{CompiledRules, LabelRules, RULES_VERSION, Rules, RulesError};
 pub use template::{Deletion, SubstituteByChild, Template};
