@@ -81,8 +81,8 @@ struct ReduceArgs {
     output: Option<PathBuf>,
     /// Generator-based reduction: INPUT is a trace recorded by a generator that uses
     /// whittle_gen.py, and CMD replays a trace into a generated input (`{trace}` is replaced by the
-    /// trace's path, `{out}` by the path to write to). The test judges the generated inputs; the
-    /// best trace goes to INPUT's stem + `.reduced.trace`.
+    /// trace's path, `{out}` by the path to write to); it runs in the current directory. The test
+    /// judges the generated inputs; the best trace goes to INPUT's stem + `.reduced.trace`.
     #[arg(long, value_name = "CMD")]
     generator: Option<String>,
     /// With --generator: what a replay does with a decision it cannot align with the trace:
@@ -485,10 +485,10 @@ fn reduce(args: ReduceArgs) -> Result<ExitCode> {
     let test = whittle_core::absolutize_command(&args.test, &cwd);
     let timeout = Duration::from_secs_f64(args.timeout);
     let command = CommandOracle::new(&test, &args.input, timeout);
-    let generator = args.generator.as_ref().map(|g| {
-        let g = whittle_core::absolutize_command(g, &cwd);
-        GeneratorOracle::new(&g, &test, &args.input, &output, timeout, &args.align)
-    });
+    let generator = args
+        .generator
+        .as_ref()
+        .map(|g| GeneratorOracle::new(g, &test, &args.input, &output, timeout, &args.align, &cwd));
     let inner: &dyn Oracle = match &generator {
         Some(g) => g,
         None => &command,

@@ -324,8 +324,10 @@ const KEEP_OUTPUTS: usize = 16;
 /// Generator-based reduction (GReduce): the candidate is a trace of a generator's decisions. The
 /// generator command replays it (its `{trace}` is replaced by the trace's path, `{out}` by the
 /// path to write the generated input to), and the test then judges the generated input, as
-/// [`CommandOracle`] would. Both run in one fresh directory, each in its own process group with
-/// the timeout. Generated inputs already judged (two traces can give the same input) are answered
+/// [`CommandOracle`] would. The trace and the generated input live in one fresh directory, which
+/// is the test's working directory; the generator runs in the directory whittle was started in
+/// (it is the user's program, run as they would run it), each in its own process group with the
+/// timeout. Generated inputs already judged (two traces can give the same input) are answered
 /// from a cache of their own, counted in [`GeneratorStats::output_cache_hits`].
 ///
 /// The empty candidate (the engine's too-permissive probe) is not replayed: the test is asked
@@ -337,6 +339,7 @@ pub struct GeneratorOracle {
     output_name: OsString,
     timeout: Duration,
     align: OsString,
+    cwd: PathBuf,
     stats: Mutex<GeneratorStats>,
     verdicts: Mutex<FxHashMap<u128, Verdict>>,
     outputs: Mutex<VecDeque<(u128, Vec<u8>)>>,
@@ -362,7 +365,8 @@ enum Replay {
 impl GeneratorOracle {
     /// A generator command (with `{trace}` and `{out}`) and a test command (with or without
     /// `{}`) for traces named like `trace` whose generated inputs are named like `output`;
-    /// `align` is the alignment strategy handed to the generator (`WHITTLE_ALIGN`).
+    /// `align` is the alignment strategy handed to the generator (`WHITTLE_ALIGN`), `cwd` the
+    /// directory the generator runs in.
     pub fn new(
         generator: &str,
         test: &str,
@@ -370,6 +374,7 @@ impl GeneratorOracle {
         output: &Path,
         timeout: Duration,
         align: &str,
+        cwd: &Path,
     ) -> GeneratorOracle {
         let name = |p: &Path, default: &str| {
             p.file_name()
@@ -382,6 +387,7 @@ impl GeneratorOracle {
             output_name: name(output, "output"),
             timeout,
             align: OsString::from(align),
+            cwd: cwd.to_path_buf(),
             stats: Mutex::default(),
             verdicts: Mutex::default(),
             outputs: Mutex::default(),
@@ -422,7 +428,7 @@ impl GeneratorOracle {
             ("WHITTLE_GEN_STATS", stats_path.as_os_str()),
         ];
         let line = self.command_line(&trace_path, &out);
-        let run = run_shell(&line, dir, &env, self.timeout, cancel, capture)?;
+        let run = run_shell(&line, &self.cwd, &env, self.timeout, cancel, capture)?;
         let mut stats = self.stats.lock().unwrap_or_else(|e| e.into_inner());
         if run.verdict != Verdict::Cancelled {
             stats.generator_runs += 1;

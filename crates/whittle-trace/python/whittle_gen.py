@@ -592,10 +592,12 @@ def run(generate, trace=None, strategy="realign", seed=None):
     global _ctx
     if strategy not in STRATEGIES:
         raise ValueError("unknown alignment strategy %r (one of %s)" % (strategy, STRATEGIES))
-    restarts = 0
+    restarts = misaligned = 0
     while True:
         ctx = _Context(trace, strategy, seed)
+        # The misalignments that made `bypass` start again are counted too.
         ctx.stats["restarts"] = restarts
+        ctx.stats["misaligned"] = misaligned
         _ctx = ctx
         try:
             output = generate()
@@ -603,6 +605,7 @@ def run(generate, trace=None, strategy="realign", seed=None):
             return output, ctx.root, ctx.stats
         except _Bypass as b:
             restarts += 1
+            misaligned = ctx.stats["misaligned"]
             _remove_part(trace, b.part)
         except Halt as h:
             ctx.stats["halted"] = 1
