@@ -742,7 +742,7 @@ fn shared_dir(root: &Path) -> Result<PathBuf> {
 }
 
 /// `cargo build --release -p whittle-cli`, and the path of the binary.
-fn build_release(root: &Path) -> Result<PathBuf> {
+pub(crate) fn build_release(root: &Path) -> Result<PathBuf> {
     eprintln!("building the release binary…");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let status = command(cargo)
@@ -1563,7 +1563,7 @@ fn read_proc(path: &str, extract: fn(&str) -> Option<String>) -> String {
 }
 
 /// `PRETTY_NAME` of `/etc/os-release` and the kernel release.
-fn os_name() -> String {
+pub(crate) fn os_name() -> String {
     let os = std::fs::read_to_string("/etc/os-release")
         .ok()
         .and_then(|t| {
@@ -1578,7 +1578,7 @@ fn os_name() -> String {
 }
 
 /// The commit of the workspace, and whether the working tree differs from it.
-fn git_commit(root: &Path) -> String {
+pub(crate) fn git_commit(root: &Path) -> String {
     let Ok(commit) =
         capture(
             command("git")

@@ -10,6 +10,9 @@
 //!   box plots `docs/benchmarks-*.svg`;
 //! - `cargo xtask xml-roundtrip [DIR...]` parses every XML file under the directories with
 //!   `whittle_xml::Xml`, renders it unedited and counts byte-exact round trips and gate passes;
+//! - `cargo xtask greduce [--example NAME]...` reduces the example generators of
+//!   `fixtures/generators/` by their traces (sequence, tree, GTR*, each alignment strategy) and
+//!   by their generated inputs (GTR*), and writes the `greduce` section of `docs/benchmarks.md`;
 //! - `cargo xtask corpora [--only python|xml|pdf]` fetches the pinned corpora, relearns the
 //!   shipped rules `corpora/*.rules.json` and writes `corpora/manifest.json` and
 //!   `docs/learning-curve.svg`.
@@ -17,6 +20,7 @@
 mod bench;
 mod cases;
 mod corpora;
+mod greduce;
 mod measure;
 mod others;
 mod plots;
@@ -44,6 +48,9 @@ enum Task {
     XmlRoundtrip(roundtrip::RoundtripArgs),
     /// Fetch the pinned corpora and relearn the shipped rules in corpora/.
     Corpora(corpora::CorporaArgs),
+    /// Reduce the example generators' traces (GReduce) and their outputs (GTR*), and write the
+    /// greduce section of docs/benchmarks.md.
+    Greduce(greduce::GreduceArgs),
     /// Run a command and write the CPU time and peak memory of its process tree (used by bench).
     #[command(hide = true)]
     Measure(measure::MeasureArgs),
@@ -55,6 +62,7 @@ fn main() -> ExitCode {
         Task::Bench(args) => bench::run(&args),
         Task::XmlRoundtrip(args) => roundtrip::run(&args),
         Task::Corpora(args) => corpora::run(&args),
+        Task::Greduce(args) => greduce::run(&args),
         Task::Measure(args) => measure::run(&args),
     };
     match result {
