@@ -726,8 +726,13 @@ fn reduce(args: ReduceArgs) -> Result<ExitCode> {
             .with_context(|| format!("cannot write the report {}", path.display()))?;
     }
     say(&format!(
-        "whittle: {} {} bytes -> {} ({:.1}%), {} -> {} nodes, {} tests, {} cache hits, {} gate rejections, {} filtered, {:.0}% of {:.2} s in the test\n         wrote {}",
+        "whittle: {} {}{} bytes -> {} ({:.1}%), {} -> {} nodes, {} tests, {} cache hits, {} gate rejections, {} filtered, {:.0}% of {:.2} s in the test\n         wrote {}",
         if interrupted { "interrupted;" } else { "done;" },
+        if generator.is_some() {
+            "the trace: "
+        } else {
+            ""
+        },
         input.len(),
         best.len(),
         100.0 * best.len() as f64 / input.len().max(1) as f64,
