@@ -67,7 +67,7 @@ fn json(path: &Path) -> serde_json::Value {
 
 /// The example generators: name, the trace it recorded, the input that trace generated.
 fn examples() -> Vec<(&'static str, PathBuf, PathBuf)> {
-    ["password"]
+    ["password", "graph", "jsprog"]
         .into_iter()
         .map(|n| (n, fixture(n).join("run.trace"), fixture(n).join("run.out")))
         .collect()
