@@ -342,10 +342,6 @@ class _Context:
         if not self.recording and f.events is not None and f.pos < len(f.events):
             self.stats["skipped"] += len(f.events) - f.pos
 
-    def _pop_to(self, kind):
-        while self.stack[-1].kind != kind and len(self.stack) > 1:
-            self._pop()
-
     # -- alignment -----------------------------------------------------------------------------
 
     def _top(self):

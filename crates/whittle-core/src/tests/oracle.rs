@@ -108,3 +108,80 @@ fn explicitly_relative_paths_become_absolute() {
         )
     );
 }
+
+/// A generator that writes the trace's first line, upper-cased, as its output; it halts on a
+/// trace starting with `halt` and fails on one starting with `fail`.
+fn generator_oracle(dir: &Path, test: &str) -> crate::GeneratorOracle {
+    crate::GeneratorOracle::new(
+        r#"case "$(head -c 4 {trace})" in halt) exit 3;; fail) exit 1;; esac; head -n 1 {trace} | tr a-z A-Z > {out}"#,
+        test,
+        Path::new("/x/run.trace"),
+        Path::new("/x/graph.txt"),
+        Duration::from_secs(10),
+        "realign",
+        dir,
+    )
+}
+
+#[test]
+fn the_generator_oracle_tests_what_the_trace_generates_once_per_distinct_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("test-runs");
+    // The test counts its runs and wants an output named like `-o`, holding `AB`.
+    let test = format!(
+        r#"echo run >> {}; test "$(basename {{}})" = graph.txt && grep -q AB {{}}"#,
+        runs.display()
+    );
+    let o = generator_oracle(dir.path(), &test);
+    let yes = o.test(b"ab\nignored\n", &|| false).unwrap();
+    assert_eq!(yes, Verdict::Interesting);
+    // Another trace with the same generated input: answered without running the test.
+    assert_eq!(
+        o.test(b"ab\nother\n", &|| false).unwrap(),
+        Verdict::Interesting
+    );
+    assert_eq!(o.test(b"cd\n", &|| false).unwrap(), Verdict::Boring);
+    let test_runs = std::fs::read_to_string(&runs).unwrap().lines().count();
+    assert_eq!(test_runs, 2);
+    let s = o.stats();
+    assert_eq!((s.generator_runs, s.output_cache_hits), (3, 1));
+    assert_eq!(
+        o.output_for(b"ab\nignored\n").unwrap().as_deref(),
+        Some(&b"AB\n"[..])
+    );
+    // A trace not tested before is generated again.
+    assert_eq!(
+        o.output_for(b"xy\n").unwrap().as_deref(),
+        Some(&b"XY\n"[..])
+    );
+    assert_eq!(o.stats().generator_runs, 4);
+}
+
+#[test]
+fn the_generator_oracle_counts_halts_and_failures_and_asks_the_test_about_an_empty_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = generator_oracle(dir.path(), "test ! -s {}");
+    assert_eq!(o.test(b"halt\n", &|| false).unwrap(), Verdict::Boring);
+    assert_eq!(o.test(b"fail\n", &|| false).unwrap(), Verdict::Boring);
+    let s = o.stats();
+    assert_eq!((s.halted, s.generator_failures), (1, 1));
+    assert_eq!(o.output_for(b"fail\n").unwrap(), None);
+    // The too-permissive probe: the empty candidate is an empty input, no generator run.
+    let before = o.stats().generator_runs;
+    assert_eq!(o.test(b"", &|| false).unwrap(), Verdict::Interesting);
+    assert_eq!(o.stats().generator_runs, before);
+    // A generator that hangs is killed at the timeout.
+    let slow = crate::GeneratorOracle::new(
+        "sleep 30; : {trace} {out}",
+        "true",
+        Path::new("t"),
+        Path::new("o"),
+        Duration::from_millis(300),
+        "realign",
+        dir.path(),
+    );
+    let started = Instant::now();
+    assert_eq!(slow.test(b"x\n", &|| false).unwrap(), Verdict::Timeout);
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_eq!(slow.stats().generator_failures, 1);
+}
