@@ -414,7 +414,7 @@ fn reduce(args: ReduceArgs) -> Result<ExitCode> {
         (None, None) => default_output(&args.input),
         (None, Some(_)) => generated_output(&args.input),
     };
-    // With a generator, the reduced trace is written beside the generated input.
+    // With a generator, the reduced trace is written beside the input trace.
     let trace_output = args.generator.as_ref().map(|_| default_output(&args.input));
     let same_file = |p: &Path| {
         p.canonicalize()
