@@ -47,12 +47,57 @@ pub(crate) struct BenchArgs {
     /// marked so; its result is then the smallest interesting candidate it had tested.
     #[arg(long, default_value_t = 5.0)]
     others_budget_minutes: f64,
+    /// With `--case` or `--reducer`, start from nothing instead of keeping the saved results of
+    /// the cases and reducers this run does not rerun.
+    #[arg(long)]
+    fresh: bool,
+    /// Run nothing: redraw the document and its plots from the results saved beside it by the
+    /// last run (`docs/benchmarks.json`), after a change to how they are shown.
+    #[arg(long, conflicts_with_all = ["quick", "cases", "reducers"])]
+    redraw: bool,
 }
 
 impl BenchArgs {
     /// Whether `--reducer` selects `id` (everything when it is not given).
     fn wants(&self, id: &str) -> bool {
         self.reducers.is_empty() || self.reducers.iter().any(|r| r == id)
+    }
+
+    /// The saved results this run adds to: those of the last run of the same kind (quick or
+    /// full), when this run reruns only some cases or reducers and `--fresh` is not given.
+    fn merged_into(&self, out: &Path) -> Option<report::Results> {
+        if self.fresh || (self.cases.is_empty() && self.reducers.is_empty()) {
+            return None;
+        }
+        let text = std::fs::read_to_string(results_path(out)).ok()?;
+        match report::Results::from_json(&text) {
+            Ok(saved) if saved.environment.quick == self.quick => Some(saved),
+            Ok(_) => None,
+            Err(e) => {
+                eprintln!("not keeping the saved results: {e:#}");
+                None
+            }
+        }
+    }
+
+    /// The sections to write: `fresh`, merged with the saved results when there are any.
+    fn sections(&self, saved: Option<&report::Results>, fresh: &[CaseSection]) -> Vec<CaseSection> {
+        let Some(saved) = saved else {
+            return fresh.to_vec();
+        };
+        let others_ran: Vec<String> = Other::ALL
+            .iter()
+            .filter(|o| self.wants(o.id()))
+            .map(|o| o.name().to_string())
+            .collect();
+        let order: Vec<&str> = CASES.iter().map(|c| c.id).collect();
+        report::merge_sections(
+            saved,
+            fresh.to_vec(),
+            self.wants("whittle"),
+            &others_ran,
+            &order,
+        )
     }
 }
 
@@ -103,6 +148,23 @@ pub(crate) fn select_cases(wanted: &[String]) -> Result<Vec<Case>> {
 pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
     let started = Instant::now();
     let root = workspace_root();
+    if args.redraw {
+        let out = root.join(&args.out);
+        let saved = results_path(&out);
+        let text = std::fs::read_to_string(&saved).with_context(|| {
+            format!("cannot read {} (run the benchmark first)", saved.display())
+        })?;
+        let results = report::Results::from_json(&text)
+            .with_context(|| format!("cannot read the results in {}", saved.display()))?;
+        write_document(
+            &out,
+            &results.environment,
+            &results.sections,
+            &results.overhead,
+        )?;
+        eprintln!("redrew {} from {}", out.display(), saved.display());
+        return Ok(ExitCode::SUCCESS);
+    }
     let cases = select_cases(&args.cases)?;
     for id in &args.reducers {
         if id != "whittle" && Other::from_id(id).is_none() {
@@ -243,6 +305,13 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
+    let saved = args.merged_into(&out);
+    if let Some(s) = &saved {
+        eprintln!(
+            "keeping the saved results of {} for what this run does not rerun",
+            s.environment.date
+        );
+    }
     let mut sections = Vec::new();
     let total = prepared.len();
     for p in prepared {
@@ -260,7 +329,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
                 "{} of {total} cases done, the overhead rows not yet measured",
                 sections.len()
             ));
-            write_document(&out, &env, &sections, &[])?;
+            write_document(&out, &env, &args.sections(saved.as_ref(), &sections), &[])?;
         }
     }
 
@@ -269,6 +338,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
     env.load_after = read_proc("/proc/loadavg", report::load_average);
     env.total_seconds = started.elapsed().as_secs_f64();
     env.partial = None;
+    let sections = args.sections(saved.as_ref(), &sections);
     write_document(&out, &env, &sections, &overhead)?;
     eprintln!(
         "\nwrote {} ({} in all)",
@@ -312,13 +382,29 @@ fn wrapper_cost(count: &Path, work: &Path) -> Option<(f64, f64)> {
     Some((time(false)?, time(true)?))
 }
 
-/// Writes the document and its box plots beside it.
+/// The saved results of the document `out`: `out` with the extension `json`.
+fn results_path(out: &Path) -> PathBuf {
+    out.with_extension("json")
+}
+
+/// Writes the document, its box plots and the results they are drawn from (`results_path`)
+/// beside it. The document's keep-sections (another command's, such as `cargo xtask
+/// greduce`'s) are carried over from the document it replaces.
 fn write_document(
     out: &Path,
     env: &Environment,
     sections: &[CaseSection],
     overhead: &[OverheadRow],
 ) -> Result<()> {
+    let results = report::Results {
+        version: report::Results::VERSION,
+        environment: env.clone(),
+        sections: sections.to_vec(),
+        overhead: overhead.to_vec(),
+    };
+    let saved = results_path(out);
+    std::fs::write(&saved, results.to_json()? + "\n")
+        .with_context(|| format!("cannot write {}", saved.display()))?;
     let runs = summary::runs(sections);
     let mut plots = Vec::new();
     for (measure, name, title) in [
@@ -340,8 +426,11 @@ fn write_document(
             plots.push(name.to_string());
         }
     }
-    let doc = report::document(env, sections, overhead, &plots);
-    std::fs::write(out, doc + "\n").with_context(|| format!("cannot write {}", out.display()))
+    let mut doc = report::document(env, sections, overhead, &plots) + "\n";
+    if let Ok(old) = std::fs::read_to_string(out) {
+        doc = report::carry_keep_sections(&old, doc);
+    }
+    std::fs::write(out, doc).with_context(|| format!("cannot write {}", out.display()))
 }
 
 /// Makes a case ready to run: installs its npm tool, fetches its input and checks that the
@@ -545,6 +634,7 @@ fn run_case(
         format: case.lang.to_string(),
         bytes_before: original.len() as u64,
         nodes_before: summary::tree_nodes(case.lang, &original),
+        tokens_before: summary::tokens(case.lang, &original),
         ..section_head(case, ready.input_note.clone(), quick)
     })
 }
@@ -601,17 +691,17 @@ fn output_shown(show: Show, step: Step, jobs: usize, bytes: &[u8], file: &Path) 
             }
         }
     };
-    Output {
-        label: format!(
+    Output::new(
+        format!(
             "`{}` (`--lang {}`, `-j {jobs}`{})",
             step.algorithm,
             step.lang,
             if step.rules { "" } else { ", `--no-rules`" }
         ),
-        bytes: shown,
-        size: bytes.len(),
+        shown,
+        bytes.len(),
         view,
-    }
+    )
 }
 
 /// Whether the outputs of the `-j` values of one algorithm are byte-identical: `None` when fewer
@@ -1186,6 +1276,7 @@ fn settle(
         wall_seconds: finished.wall,
         bytes_after: bytes.len() as u64,
         nodes_after: summary::tree_nodes(ready.case.lang, &bytes),
+        tokens_after: summary::tokens(ready.case.lang, &bytes),
         from_wrapper,
     };
     Ok((Some(path), Some(measured)))

@@ -103,7 +103,7 @@ pub(crate) fn run(args: &MeasureArgs) -> Result<ExitCode> {
 }
 
 /// What the counting wrapper's log says.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Serialize)]
 pub(crate) struct CallLog {
     /// Oracle calls started.
     pub(crate) calls: u64,

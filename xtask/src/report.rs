@@ -3,12 +3,12 @@
 //! all of it is unit-tested in `tests.rs`.
 
 use anyhow::{Context, Result};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
 /// The part of whittle's `--report FILE.json` the benchmark reads. Keys that older or newer
 /// versions of the CLI may lack default to zero.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Serialize)]
 pub(crate) struct Report {
     pub(crate) bytes_before: u64,
     pub(crate) bytes_after: u64,
@@ -78,7 +78,7 @@ impl Report {
 }
 
 /// One reduction of the benchmark table.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Serialize)]
 pub(crate) struct Row {
     pub(crate) case: String,
     pub(crate) algorithm: String,
@@ -142,7 +142,7 @@ impl Row {
 }
 
 /// One overhead measurement: a tiny input, a trivial test, several runs of the whole process.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Serialize)]
 pub(crate) struct OverheadRow {
     pub(crate) case: String,
     pub(crate) input_bytes: usize,
@@ -165,6 +165,117 @@ impl OverheadRow {
     pub(crate) fn all_as_expected(&self) -> bool {
         !self.exits.is_empty() && self.exits.iter().all(|&e| e == Some(self.expected_exit))
     }
+}
+
+/// What a benchmark run measured, saved beside the document (`docs/benchmarks.json`) so that
+/// `cargo xtask bench --redraw` can draw it again without running anything.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Serialize)]
+pub(crate) struct Results {
+    /// [`Results::VERSION`] of the xtask that wrote it.
+    pub(crate) version: u32,
+    pub(crate) environment: Environment,
+    pub(crate) sections: Vec<CaseSection>,
+    pub(crate) overhead: Vec<OverheadRow>,
+}
+
+impl Results {
+    /// Bumped when a field changes meaning or a new one has no sensible default.
+    pub(crate) const VERSION: u32 = 1;
+
+    pub(crate) fn to_json(&self) -> Result<String> {
+        serde_json::to_string_pretty(self).context("cannot write the results as JSON")
+    }
+
+    /// Reads saved results; refuses those of another [`Results::VERSION`].
+    pub(crate) fn from_json(text: &str) -> Result<Results> {
+        let results: Results = serde_json::from_str(text).context("not benchmark results")?;
+        anyhow::ensure!(
+            results.version == Results::VERSION,
+            "results of version {}, this xtask reads version {}",
+            results.version,
+            Results::VERSION
+        );
+        Ok(results)
+    }
+}
+
+/// The sections of a run that reran only some cases or reducers, merged with the saved results
+/// of earlier runs: a case this run did not measure keeps its saved section (marked with when
+/// it was measured); in a case it did measure, the rows of reducers it did not run (whittle's,
+/// when `whittle_ran` is false, and those of other reducers not in `others_ran`) are kept from
+/// the saved section. Cases come in the order of `order`.
+pub(crate) fn merge_sections(
+    saved: &Results,
+    mut fresh: Vec<CaseSection>,
+    whittle_ran: bool,
+    others_ran: &[String],
+    order: &[&str],
+) -> Vec<CaseSection> {
+    let when = format!(
+        "{}, whittle `{}`",
+        saved.environment.date, saved.environment.whittle_commit
+    );
+    for now in &mut fresh {
+        let Some(old) = saved.sections.iter().find(|s| s.id == now.id) else {
+            continue;
+        };
+        if now.not_run.is_some() || old.not_run.is_some() {
+            continue;
+        }
+        if !whittle_ran {
+            now.rows.clone_from(&old.rows);
+            now.outputs.clone_from(&old.outputs);
+        }
+        let mut others: Vec<_> = old
+            .others
+            .iter()
+            .filter(|o| !others_ran.contains(&o.name))
+            .cloned()
+            .collect();
+        others.append(&mut now.others);
+        now.others = others;
+        let mut not_run: Vec<_> = old
+            .others_not_run
+            .iter()
+            .filter(|(name, _)| !others_ran.contains(name))
+            .cloned()
+            .collect();
+        not_run.append(&mut now.others_not_run);
+        now.others_not_run = not_run;
+    }
+    let mut out: Vec<CaseSection> = Vec::new();
+    for id in order {
+        if let Some(now) = fresh.iter().find(|s| s.id == *id) {
+            out.push(now.clone());
+        } else if let Some(old) = saved.sections.iter().find(|s| s.id == *id) {
+            let mut old = old.clone();
+            old.carried_from.get_or_insert_with(|| when.clone());
+            out.push(old);
+        }
+    }
+    out
+}
+
+/// `new` with every keep-section of `old` (`<!-- keep:NAME:begin -->` … `<!-- keep:NAME:end -->`,
+/// written by another command) put back: in place of the same section of `new`, or at its end.
+pub(crate) fn carry_keep_sections(old: &str, mut new: String) -> String {
+    let mut rest = old;
+    while let Some(b) = rest.find("<!-- keep:") {
+        let tail = &rest[b + "<!-- keep:".len()..];
+        let Some(name_end) = tail.find(":begin -->") else {
+            break;
+        };
+        let name = &tail[..name_end];
+        let end = format!("<!-- keep:{name}:end -->");
+        let Some(e) = rest[b..].find(&end) else {
+            break;
+        };
+        let after = b + e + end.len();
+        let after = after + usize::from(rest[after..].starts_with('\n'));
+        new = crate::greduce::splice_section(&new, name, &rest[b..after]);
+        rest = &rest[after..];
+    }
+    new
 }
 
 /// The median of `values` (the mean of the two middle ones for an even count); `None` if empty.
@@ -239,7 +350,7 @@ pub(crate) fn cell(text: &str) -> String {
 }
 
 /// The optional columns of a case's table.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Serialize)]
 pub(crate) struct Columns {
     /// A *gate rejections* column, after *cache hits*.
     pub(crate) gate_rejections: bool,
@@ -453,7 +564,7 @@ pub(crate) fn overhead_table(rows: &[OverheadRow]) -> String {
 }
 
 /// Everything the document says about where and how the benchmark ran.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Serialize)]
 pub(crate) struct Environment {
     pub(crate) date: String,
     pub(crate) command: String,
@@ -482,19 +593,71 @@ pub(crate) struct Environment {
 }
 
 /// A reduced output, shown in its case's section.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Serialize)]
 pub(crate) struct Output {
     pub(crate) label: String,
-    /// What is shown: the output, or what `view` printed of it.
+    /// What is shown: the output, or what `view` printed of it, cut at [`SHOW_BYTES`] (see
+    /// [`Output::new`]).
+    #[serde(with = "text_or_bytes")]
     pub(crate) bytes: Vec<u8>,
+    /// The length of what is shown before it was cut.
+    pub(crate) shown_len: usize,
     /// The size of the output itself.
     pub(crate) size: usize,
     /// The command that turned the output into what is shown (markdown), if one did.
     pub(crate) view: Option<String>,
 }
 
+impl Output {
+    /// An output showing `shown` (cut at [`SHOW_BYTES`]); `size` is the output's own size.
+    pub(crate) fn new(
+        label: String,
+        mut shown: Vec<u8>,
+        size: usize,
+        view: Option<String>,
+    ) -> Output {
+        let shown_len = shown.len();
+        shown.truncate(SHOW_BYTES);
+        Output {
+            label,
+            bytes: shown,
+            shown_len,
+            size,
+            view,
+        }
+    }
+}
+
+/// Bytes in the saved results: a JSON string when they are UTF-8 (outputs nearly always are),
+/// else an array of numbers, so that the document redrawn from the results is the same.
+mod text_or_bytes {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Deserialize, Serialize)]
+    #[serde(untagged)]
+    enum Repr<'a> {
+        Text(std::borrow::Cow<'a, str>),
+        Bytes(Vec<u8>),
+    }
+
+    pub(crate) fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Repr::Text(text.into()),
+            Err(_) => Repr::Bytes(bytes.to_vec()),
+        }
+        .serialize(s)
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        Ok(match Repr::deserialize(d)? {
+            Repr::Text(text) => text.into_owned().into_bytes(),
+            Repr::Bytes(bytes) => bytes,
+        })
+    }
+}
+
 /// Why a case did not run.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Deserialize, PartialEq, Serialize)]
 pub(crate) enum NotRun {
     /// A program or package it needs is missing and could not be installed (a finding).
     ToolMissing(String),
@@ -521,7 +684,7 @@ impl NotRun {
 }
 
 /// What the document shows of one case: its description, its table and its outputs.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Serialize)]
 pub(crate) struct CaseSection {
     pub(crate) id: String,
     /// What the case is about (markdown).
@@ -545,10 +708,18 @@ pub(crate) struct CaseSection {
     pub(crate) format: String,
     pub(crate) bytes_before: u64,
     pub(crate) nodes_before: Option<u64>,
+    /// The input's lexical tokens ([`crate::summary::tokens`]).
+    #[serde(default)]
+    pub(crate) tokens_before: Option<u64>,
     /// The runs of other reducers.
     pub(crate) others: Vec<crate::summary::OtherRow>,
     /// Why an other reducer that the plan names did not run here (its name, why).
     pub(crate) others_not_run: Vec<(String, String)>,
+    /// When and at which whittle commit the case was measured, if it was carried over from an
+    /// earlier run of the benchmark (`cargo xtask bench --case …` reruns some cases and keeps the
+    /// others' results): `2026-11-24 23:10 UTC, whittle `abc123``.
+    #[serde(default)]
+    pub(crate) carried_from: Option<String>,
 }
 
 /// The largest output shown whole; longer ones are cut.
@@ -556,8 +727,9 @@ const SHOW_BYTES: usize = 1200;
 
 /// A fenced block holding `bytes` (cut at [`SHOW_BYTES`]), with a fence longer than any run of
 /// backticks inside.
-pub(crate) fn fenced(bytes: &[u8]) -> String {
+pub(crate) fn fenced(bytes: &[u8], len: usize) -> String {
     let shown = &bytes[..bytes.len().min(SHOW_BYTES)];
+    let len = len.max(bytes.len());
     // Control characters (binary stream data of a PDF, say) would garble the page.
     let mut text: String = String::from_utf8_lossy(shown)
         .chars()
@@ -569,8 +741,8 @@ pub(crate) fn fenced(bytes: &[u8]) -> String {
             }
         })
         .collect();
-    if bytes.len() > SHOW_BYTES {
-        let _ = write!(text, "\n… ({} more bytes)", bytes.len() - SHOW_BYTES);
+    if len > SHOW_BYTES {
+        let _ = write!(text, "\n… ({} more bytes)", len - SHOW_BYTES);
     }
     let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest.max(2) + 1);
@@ -701,7 +873,14 @@ fn case_section(d: &mut String, case: &CaseSection) {
     if let Some(check) = &case.check {
         let _ = writeln!(d, "- Check of every output: {check}");
     }
-    let _ = writeln!(d, "- {}\n", case.algorithms);
+    let _ = writeln!(d, "- {}", case.algorithms);
+    if let Some(when) = &case.carried_from {
+        let _ = writeln!(
+            d,
+            "- **Measured by an earlier run** ({when}); this run did not rerun the case."
+        );
+    }
+    d.push('\n');
     if let Some(not_run) = &case.not_run {
         let _ = writeln!(d, "{}\n", not_run.sentence());
         return;
@@ -737,7 +916,7 @@ fn case_section(d: &mut String, case: &CaseSection) {
                 o.label,
                 group_digits(o.size as u64)
             );
-            d.push_str(&fenced(&o.bytes));
+            d.push_str(&fenced(&o.bytes, o.shown_len));
             d.push('\n');
         }
     }

@@ -7,10 +7,11 @@
 
 use crate::measure::{CallLog, Usage};
 use crate::report::{cell, group_digits, median};
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
 /// What the benchmark measured of one run from outside, for any reducer.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Serialize)]
 pub(crate) struct Measured {
     pub(crate) usage: Option<Usage>,
     pub(crate) calls: CallLog,
@@ -20,6 +21,9 @@ pub(crate) struct Measured {
     pub(crate) bytes_after: u64,
     /// Tree nodes of the output by whittle's parser of the case's format (`None`: unparsable).
     pub(crate) nodes_after: Option<u64>,
+    /// Lexical tokens of the output ([`tokens`]).
+    #[serde(default)]
+    pub(crate) tokens_after: Option<u64>,
     /// Whether the result is the smallest interesting candidate the counting wrapper saw, not
     /// the reducer's own output (a run stopped at its budget, whose own output was missing,
     /// larger or not interesting).
@@ -27,7 +31,7 @@ pub(crate) struct Measured {
 }
 
 /// A run of another reducer on a case.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Serialize)]
 pub(crate) struct OtherRow {
     pub(crate) case: String,
     /// Its id (`creduce`) and name (`C-Reduce`).
@@ -61,6 +65,8 @@ pub(crate) struct Run {
     pub(crate) bytes_after: u64,
     pub(crate) nodes_before: Option<u64>,
     pub(crate) nodes_after: Option<u64>,
+    pub(crate) tokens_before: Option<u64>,
+    pub(crate) tokens_after: Option<u64>,
     pub(crate) calls: u64,
     pub(crate) wall_seconds: f64,
     pub(crate) cpu_seconds: Option<f64>,
@@ -79,16 +85,25 @@ impl Run {
     }
 
     pub(crate) fn nodes_percent(&self) -> Option<f64> {
-        match (self.nodes_before, self.nodes_after) {
-            (Some(b), Some(a)) if b > 0 => Some(100.0 * a as f64 / b as f64),
-            _ => None,
-        }
+        share(self.nodes_before, self.nodes_after)
+    }
+
+    pub(crate) fn tokens_percent(&self) -> Option<f64> {
+        share(self.tokens_before, self.tokens_after)
     }
 
     /// Whether the run counts in the medians: it did not fail and its output is still
     /// interesting (a run whose result the oracle rejects has no result to compare).
     pub(crate) fn counts(&self) -> bool {
         self.still_interesting == Some(true) && !self.failed
+    }
+}
+
+/// `after` as a percentage of `before`.
+fn share(before: Option<u64>, after: Option<u64>) -> Option<f64> {
+    match (before, after) {
+        (Some(b), Some(a)) if b > 0 => Some(100.0 * a as f64 / b as f64),
+        _ => None,
     }
 }
 
@@ -163,6 +178,7 @@ pub(crate) struct Medians {
     pub(crate) left_out: usize,
     pub(crate) nodes_percent: Option<f64>,
     pub(crate) bytes_percent: Option<f64>,
+    pub(crate) tokens_percent: Option<f64>,
     pub(crate) calls: Option<f64>,
     pub(crate) wall_seconds: Option<f64>,
     pub(crate) budget_hits: usize,
@@ -200,6 +216,7 @@ pub(crate) fn medians(runs: &[&Run], format: &str, reducer: &str) -> Medians {
         left_out: all.len() - ok.len(),
         nodes_percent: col(&Run::nodes_percent),
         bytes_percent: col(&Run::bytes_percent),
+        tokens_percent: col(&Run::tokens_percent),
         calls: col(&|r| Some(r.calls as f64)),
         wall_seconds: col(&|r| Some(r.wall_seconds)),
         budget_hits: ok.iter().filter(|r| r.budget_hit).count(),
@@ -216,9 +233,9 @@ fn num(v: Option<f64>, decimals: usize) -> String {
 pub(crate) fn table_two(runs: &[Run]) -> String {
     let runs = compared(runs);
     let mut out = String::from(
-        "| format | reducer | cases | median nodes left | median bytes left | median oracle \
-         calls | median wall s | runs at their budget | outputs valid for the format |\n\
-         |---|---|--:|--:|--:|--:|--:|--:|--:|\n",
+        "| format | reducer | cases | median nodes left | median tokens left | median bytes left \
+         | median oracle calls | median wall s | runs at their budget | outputs valid for the \
+         format |\n|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n",
     );
     for f in formats(&runs) {
         for red in reducers(&runs) {
@@ -233,9 +250,10 @@ pub(crate) fn table_two(runs: &[Run]) -> String {
             };
             let _ = writeln!(
                 out,
-                "| {f} | {} | {cases} | {} | {} | {} | {} | {} | {} |",
+                "| {f} | {} | {cases} | {} | {} | {} | {} | {} | {} | {} |",
                 cell(&red),
                 pct(m.nodes_percent),
+                pct(m.tokens_percent),
                 pct(m.bytes_percent),
                 num(m.calls, 0),
                 num(m.wall_seconds, 1),
@@ -357,13 +375,17 @@ pub(crate) fn headline(runs: &[Run]) -> String {
 pub(crate) fn runs_table(runs: &[Run]) -> String {
     let mut out = String::from(
         "| case | reducer | -j | rules | bytes before → after (%) | nodes before → after (%) \
-         | oracle calls | wall s | CPU s | peak MiB | still interesting | valid |\n\
-         |---|---|--:|---|--:|--:|--:|--:|--:|--:|:-:|:-:|\n",
+         | tokens before → after (%) | oracle calls | wall s | CPU s | peak MiB | still \
+         interesting | valid |\n|---|---|--:|---|--:|--:|--:|--:|--:|--:|--:|:-:|:-:|\n",
     );
     for r in runs {
         let nodes = match (r.nodes_before, r.nodes_after) {
             (Some(b), Some(a)) => crate::report::before_after(b, a),
             (Some(b), None) => format!("{} → unparsable", group_digits(b)),
+            _ => "—".to_string(),
+        };
+        let tokens = match (r.tokens_before, r.tokens_after) {
+            (Some(b), Some(a)) => crate::report::before_after(b, a),
             _ => "—".to_string(),
         };
         let mut wall = format!("{:.1}", r.wall_seconds);
@@ -372,7 +394,7 @@ pub(crate) fn runs_table(runs: &[Run]) -> String {
         }
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {nodes} | {} | {wall} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {nodes} | {tokens} | {} | {wall} | {} | {} | {} | {} |",
             cell(&r.case),
             cell(&r.reducer),
             r.jobs,
@@ -484,12 +506,68 @@ fn run_of(case: &crate::report::CaseSection, m: &Measured) -> Run {
         bytes_after: m.bytes_after,
         nodes_before: case.nodes_before,
         nodes_after: m.nodes_after,
+        tokens_before: case.tokens_before,
+        tokens_after: m.tokens_after,
         calls: m.calls.calls,
         wall_seconds: m.wall_seconds,
         cpu_seconds: m.usage.as_ref().map(Usage::cpu_seconds),
         peak_kib: m.usage.as_ref().map(|u| u.max_rss_kib),
         ..Run::default()
     }
+}
+
+/// The number of lexical tokens of `bytes` in the format `lang`, the measure of the reduction
+/// papers that count tokens (Perses, treereduce): for Python and JavaScript the leaves of the
+/// tree-sitter grammar's concrete tree (identifiers, literals, keywords, punctuation; comments
+/// count as one token each), for every other format the words (maximal runs of ASCII letters,
+/// digits and `_`, and of non-ASCII bytes) and each other byte that is not white space. `None`
+/// when a grammar cannot be loaded.
+pub(crate) fn tokens(lang: &str, bytes: &[u8]) -> Option<u64> {
+    let language: tree_sitter::Language = match lang {
+        "python" => tree_sitter_python::LANGUAGE.into(),
+        "javascript" => tree_sitter_javascript::LANGUAGE.into(),
+        _ => return Some(lexical_tokens(bytes)),
+    };
+    let mut parser = tree_sitter::Parser::new();
+    parser.set_language(&language).ok()?;
+    let tree = parser.parse(bytes, None)?;
+    let mut cursor = tree.walk();
+    let mut count = 0;
+    // Depth-first over every node; a leaf that is not a zero-width stand-in (`MISSING`) is a token.
+    loop {
+        let node = cursor.node();
+        if node.child_count() == 0 && node.end_byte() > node.start_byte() {
+            count += 1;
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return Some(count);
+            }
+        }
+    }
+}
+
+/// Words and other non-blank bytes: the token count of a format without a grammar here.
+pub(crate) fn lexical_tokens(bytes: &[u8]) -> u64 {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || !b.is_ascii();
+    let mut count = 0;
+    let mut in_word = false;
+    for &b in bytes {
+        if word(b) {
+            count += u64::from(!in_word);
+            in_word = true;
+        } else {
+            in_word = false;
+            count += u64::from(!b.is_ascii_whitespace());
+        }
+    }
+    count
 }
 
 /// The number of tree nodes of `bytes` by whittle's parser of the format `lang` (`None`: the

@@ -274,12 +274,12 @@ fn xml_section(rows: Vec<Row>) -> CaseSection {
         oracle: "`xml_xmllint_error.sh {} 'x'` (exit 0 = interesting)".into(),
         algorithms: "Algorithms: `gtr*` on `--lang xml`; `-j` 1.".into(),
         rows,
-        outputs: vec![Output {
-            label: "`gtr*` (`--lang xml`, `-j 1`)".into(),
-            bytes: b"<a b=\"&\"/>\n".to_vec(),
-            size: 11,
-            view: None,
-        }],
+        outputs: vec![Output::new(
+            "`gtr*` (`--lang xml`, `-j 1`)".into(),
+            b"<a b=\"&\"/>\n".to_vec(),
+            11,
+            None,
+        )],
         ..CaseSection::default()
     }
 }
@@ -314,12 +314,12 @@ fn py_section(rows: Vec<Row>) -> CaseSection {
         },
         rows,
         note: Some("For comparison, C-Reduce reached 137 bytes.".into()),
-        outputs: vec![Output {
-            label: "`gtr*` (`--lang python`, `-j 1`)".into(),
-            bytes: b"import gc\n".to_vec(),
-            size: 10,
-            view: None,
-        }],
+        outputs: vec![Output::new(
+            "`gtr*` (`--lang python`, `-j 1`)".into(),
+            b"import gc\n".to_vec(),
+            10,
+            None,
+        )],
         not_run: None,
         ..CaseSection::default()
     }
@@ -565,12 +565,12 @@ fn pdf_section(rows: Vec<Row>) -> CaseSection {
         },
         rows,
         note: Some("PDF rows run at `-j 2` only.".into()),
-        outputs: vec![Output {
-            label: "`gtr*` (`--lang pdf`, `-j 2`, `--no-rules`)".into(),
-            bytes: b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<\x00\x1b>>\n".to_vec(),
-            size: 1234,
-            view: Some("`qpdf --qdf FILE -`".into()),
-        }],
+        outputs: vec![Output::new(
+            "`gtr*` (`--lang pdf`, `-j 2`, `--no-rules`)".into(),
+            b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<\x00\x1b>>\n".to_vec(),
+            1234,
+            Some("`qpdf --qdf FILE -`".into()),
+        )],
         not_run: None,
         ..CaseSection::default()
     }
@@ -841,7 +841,7 @@ fn the_document_has_rules_rows_pdf_outputs_and_the_filtering_summary() {
 #[test]
 fn fences_replace_control_characters_but_keep_lines_and_tabs() {
     assert_eq!(
-        fenced(b"a\x00b\x1b\tc\r\nd\xff"),
+        fenced(b"a\x00b\x1b\tc\r\nd\xff", 0),
         "```\na\u{FFFD}b\u{FFFD}\tc\r\nd\u{FFFD}\n```\n"
     );
 }
@@ -1401,9 +1401,14 @@ fn the_python_check_is_pythons_own_parser() {
 
 #[test]
 fn fences_outgrow_backticks_and_long_outputs_are_cut() {
-    assert_eq!(fenced(b"x ```` y"), "`````\nx ```` y\n`````\n");
+    assert_eq!(fenced(b"x ```` y", 0), "`````\nx ```` y\n`````\n");
     let long = vec![b'a'; 5000];
-    let f = fenced(&long);
+    let f = fenced(&long, long.len());
+    assert_eq!(
+        f,
+        fenced(&long[..1200], long.len()),
+        "a cut output shows the same"
+    );
     assert!(f.contains("… (3800 more bytes)"));
     assert!(f.len() < 1300);
 }
@@ -1864,6 +1869,9 @@ fn run(case: &str, format: &str, reducer: &str, jobs: usize, nodes: u64, calls: 
         bytes_after: nodes * 10,
         nodes_before: Some(100),
         nodes_after: Some(nodes),
+        // Twice as many tokens left as nodes, of 100: the token share is twice the node share.
+        tokens_before: Some(100),
+        tokens_after: Some(2 * nodes),
         calls,
         wall_seconds: calls as f64 / 10.0,
         still_interesting: Some(true),
@@ -1941,6 +1949,7 @@ fn table_two_and_the_headline_show_the_hand_computed_medians() {
             "whittle gtr*",
             "2",
             "6.0 %",
+            "12 %",
             "6.0 %",
             "50",
             "5.0",
@@ -1959,6 +1968,7 @@ fn table_two_and_the_headline_show_the_hand_computed_medians() {
             "C-Vise",
             "1",
             "40 %",
+            "80 %",
             "40 %",
             "3000",
             "300.0",
@@ -2097,6 +2107,7 @@ fn a_case_shows_its_other_reducers_and_a_partial_document_says_so() {
         wall_seconds: 10.0,
         bytes_after: bytes,
         nodes_after: Some(9),
+        tokens_after: Some(20),
         from_wrapper,
     };
     let others = vec![
@@ -2177,5 +2188,164 @@ fn a_case_shows_its_other_reducers_and_a_partial_document_says_so() {
     ));
     // The comparison section counts both runs, with the wrapper's calls.
     assert!(doc.contains("## Comparison of reducers"));
-    assert!(doc.contains("| py-underlying-dict | C-Vise | 2 | n/a | 282 → 140 (50 %) | 100 → 9 (9.0 %) | 900 | 10.0 (**budget**) | 4.0 | 3 | yes | **NO** |"));
+    assert!(doc.contains("| py-underlying-dict | C-Vise | 2 | n/a | 282 → 140 (50 %) | 100 → 9 (9.0 %) | — | 900 | 10.0 (**budget**) | 4.0 | 3 | yes | **NO** |"));
+}
+
+#[test]
+fn tokens_are_grammar_leaves_for_code_and_words_and_symbols_otherwise() {
+    // Counted by hand: x = f ( 1 )
+    assert_eq!(summary_mod::tokens("python", b"x = f(1)\n"), Some(6));
+    // A comment is one token: # c, pass
+    assert_eq!(
+        summary_mod::tokens("python", b"# c\nif a:\n    pass\n"),
+        Some(5)
+    );
+    // let a = " hi " ; (a string is its quotes and its fragment)
+    assert_eq!(
+        summary_mod::tokens("javascript", b"let a = \"hi\";\n"),
+        Some(7)
+    );
+    assert_eq!(summary_mod::tokens("javascript", b""), Some(0));
+    // < a b = " x & y " > t t < / a >
+    assert_eq!(
+        summary_mod::tokens("xml", b"<a b=\"x&y\">t  t</a>\n"),
+        Some(16)
+    );
+    // A word runs over digits, `_` and non-ASCII bytes: `caf\xc3\xa9_2` is one.
+    assert_eq!(summary_mod::lexical_tokens(b" caf\xc3\xa9_2 /Type\n"), 3);
+    assert_eq!(summary_mod::lexical_tokens(b" \n\t "), 0);
+}
+
+#[test]
+fn saved_results_redraw_the_same_document() {
+    let mut section = pdf_section(vec![pdf_row(2, false, 405, 26)]);
+    section.tokens_before = Some(900);
+    section.not_run = Some(NotRun::Broken("the oracle rejects the input".into()));
+    let results = report::Results {
+        version: report::Results::VERSION,
+        environment: sample_env(),
+        sections: vec![section, xml_section(vec![row("gtr*", 1)])],
+        overhead: vec![overhead(vec![Some(0), Some(0)], 0)],
+    };
+    let json = results.to_json().unwrap();
+    // The PDF output is not UTF-8: it is saved as numbers; the XML one as text.
+    assert!(json.contains("\"<a b=\\\"&\\\"/>\\n\""), "{json}");
+    let back = report::Results::from_json(&json).unwrap();
+    assert_eq!(back, results);
+    assert_eq!(
+        report::document(&back.environment, &back.sections, &back.overhead, &[]),
+        report::document(
+            &results.environment,
+            &results.sections,
+            &results.overhead,
+            &[]
+        )
+    );
+    let other = json.replacen(
+        &format!("\"version\": {}", report::Results::VERSION),
+        "\"version\": 999",
+        1,
+    );
+    let err = report::Results::from_json(&other).unwrap_err();
+    assert!(format!("{err:#}").contains("version 999"), "{err:#}");
+    assert!(report::Results::from_json("{}").is_err());
+}
+
+#[test]
+fn long_outputs_are_saved_cut_but_shown_with_their_length() {
+    let out = Output::new("x".into(), vec![b'a'; 5000], 5000, None);
+    assert_eq!(out.bytes.len(), 1200);
+    assert_eq!(out.shown_len, 5000);
+    assert!(fenced(&out.bytes, out.shown_len).contains("… (3800 more bytes)"));
+}
+
+#[test]
+fn keep_sections_of_other_commands_survive_a_rewrite() {
+    let old = "# B\n\nold table\n\n<!-- keep:greduce:begin -->\nG1\nG2\n<!-- keep:greduce:end -->\n\n\
+               <!-- keep:x:begin -->\nX\n<!-- keep:x:end -->\n";
+    // Appended to a document that lacks them, in their order.
+    let new = report::carry_keep_sections(old, "# B\n\nnew table\n".to_string());
+    assert_eq!(
+        new,
+        "# B\n\nnew table\n\n<!-- keep:greduce:begin -->\nG1\nG2\n<!-- keep:greduce:end -->\n\n\
+         <!-- keep:x:begin -->\nX\n<!-- keep:x:end -->\n"
+    );
+    // Put in place of the same section of the new document.
+    let with_stale = "# B\n\n<!-- keep:x:begin -->\nstale\n<!-- keep:x:end -->\n\n## end\n";
+    let new = report::carry_keep_sections(old, with_stale.to_string());
+    assert!(
+        new.contains("<!-- keep:x:begin -->\nX\n<!-- keep:x:end -->\n\n## end\n"),
+        "{new}"
+    );
+    assert!(!new.contains("stale"));
+    // A section without its end is left alone.
+    let broken = "<!-- keep:y:begin -->\nY\n";
+    assert_eq!(report::carry_keep_sections(broken, "N\n".into()), "N\n");
+}
+
+#[test]
+fn a_partial_run_keeps_the_saved_results_of_what_it_did_not_rerun() {
+    use crate::summary::OtherRow;
+    let other = |name: &str, bytes: u64| OtherRow {
+        case: "xml-iso-entity".into(),
+        id: name.to_lowercase(),
+        name: name.into(),
+        measured: Some(crate::summary::Measured {
+            bytes_after: bytes,
+            ..Default::default()
+        }),
+        ..OtherRow::default()
+    };
+    let mut old_xml = xml_section(vec![row("gtr*", 1)]);
+    old_xml.others = vec![other("picire", 70), other("C-Vise", 9000)];
+    old_xml.others_not_run = vec![("lithium".into(), "not installable here".into())];
+    let old_py = py_section(vec![py_row("gtr*", "python", 1, true)]);
+    let saved = report::Results {
+        version: report::Results::VERSION,
+        environment: sample_env(),
+        sections: vec![old_xml.clone(), old_py.clone()],
+        overhead: vec![],
+    };
+    let order = ["xml-iso-entity", "py-underlying-dict", "pdf-js-at-opening"];
+
+    // `--case xml-iso-entity --reducer picire`: whittle's rows and C-Vise's are kept, picire's
+    // is the new one; the Python case is carried over, marked with the saved run's date.
+    let mut now = xml_section(vec![]);
+    now.rows.clear();
+    now.outputs.clear();
+    now.others = vec![other("picire", 60)];
+    let merged = report::merge_sections(&saved, vec![now], false, &["picire".into()], &order);
+    assert_eq!(
+        merged.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(),
+        ["xml-iso-entity", "py-underlying-dict"]
+    );
+    assert_eq!(merged[0].rows, old_xml.rows);
+    assert_eq!(merged[0].outputs, old_xml.outputs);
+    let others: Vec<(&str, u64)> = merged[0]
+        .others
+        .iter()
+        .map(|o| (o.name.as_str(), o.measured.as_ref().unwrap().bytes_after))
+        .collect();
+    assert_eq!(others, [("C-Vise", 9000), ("picire", 60)]);
+    assert_eq!(merged[0].others_not_run, old_xml.others_not_run);
+    assert_eq!(merged[0].carried_from, None);
+    assert_eq!(
+        merged[1].carried_from.as_deref(),
+        Some("2025-01-02 03:04 UTC, whittle ``abc``")
+    );
+    assert_eq!(merged[1].rows, old_py.rows);
+    let doc = report::document(&saved.environment, &merged, &[], &[]);
+    assert_eq!(doc.matches("**Measured by an earlier run**").count(), 1);
+
+    // `--case py-underlying-dict` with whittle: the new rows replace the saved ones.
+    let now = py_section(vec![py_row("hdd*", "python", 2, true)]);
+    let merged = report::merge_sections(&saved, vec![now.clone()], true, &[], &order);
+    assert_eq!(merged[1].rows, now.rows);
+    assert_eq!(
+        merged[0]
+            .carried_from
+            .as_deref()
+            .map(|s| s.contains("2025")),
+        Some(true)
+    );
 }
