@@ -482,6 +482,25 @@ fn prepare(
         }
     }
     let (input, input_note) = fetch_input(root, &case)?;
+    if case.coverage {
+        match coverage_reference(root, &input) {
+            Ok((build, reference, oracle)) => {
+                let asked = "xmllint (gcov)".to_string();
+                if !tools.iter().any(|(a, _)| *a == asked) {
+                    tools.push((
+                        asked,
+                        format!("Debian's libxml2 source, built in `{}`", build.display()),
+                    ));
+                }
+                env.push(("XMLLINT_GCOV_DIR", build));
+                env.push(("WHITTLE_COVERAGE_REF", reference));
+                env.push(("WHITTLE_COVERAGE_ORACLE", oracle));
+            }
+            Err(why) => {
+                return not_run(NotRun::ToolMissing(format!("{why:#}")), input_note);
+            }
+        }
+    }
     let ready = Ready {
         case,
         script,
@@ -1016,6 +1035,48 @@ fn copy_from_stdlib(file: &Path, path: &str) -> Result<String> {
         "the standard library of the local `python3` (Python {version}), `{}`",
         from.display()
     ))
+}
+
+/// For a coverage case: the gcov-instrumented xmllint (built once by the shared
+/// `build_xmllint_gcov.sh` into `target/bench-tools/xmllint-gcov`, 2–3 minutes), and the lines of
+/// libxml2 it executes on `input`, recorded afresh beside it (`NAME.coverage.json`). Returns the
+/// build folder, the reference and the shared oracle script.
+fn coverage_reference(root: &Path, input: &Path) -> Result<(PathBuf, PathBuf, PathBuf)> {
+    let shared = shared_dir(root)?;
+    let tools = root.join("target/bench-tools/xmllint-gcov");
+    let find = || -> Option<PathBuf> {
+        std::fs::read_dir(&tools)
+            .ok()?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.join("xmllint").is_file())
+            .min()
+    };
+    let build = match find() {
+        Some(b) => b,
+        None => {
+            eprintln!("building xmllint with gcov instrumentation (2–3 minutes, once)…");
+            std::fs::create_dir_all(&tools)?;
+            capture(
+                command("bash")
+                    .arg(shared.join("bench/build_xmllint_gcov.sh"))
+                    .arg(&tools),
+            )
+            .context("`build_xmllint_gcov.sh` failed (it needs deb-src access, gcc and make)")?;
+            find().context("the build left no xmllint")?
+        }
+    };
+    let oracle = shared.join("bench/oracles/xml_gcov_coverage.py");
+    let reference = input.with_extension("coverage.json");
+    capture(
+        command("python3")
+            .arg(&oracle)
+            .arg("--record")
+            .arg(&reference)
+            .arg(input)
+            .env("XMLLINT_GCOV_DIR", &build),
+    )
+    .context("cannot record the original's coverage")?;
+    Ok((build, reference, oracle))
 }
 
 /// Runs a case's oracle on `file` directly, as whittle does: on a copy under the input's name

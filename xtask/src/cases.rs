@@ -46,6 +46,11 @@ pub(crate) struct Case {
     /// A budget in minutes for each run of this case (whittle's and the others'), below the
     /// command's own: for a case whose oracle is slow and whose reducers need many calls.
     pub(crate) budget_minutes: Option<f64>,
+    /// Whether the oracle compares xmllint's line coverage of libxml2 with the original's
+    /// (`xtask/oracles/xml_coverage.sh`): the benchmark then builds the gcov-instrumented
+    /// xmllint once (`../shared/bench/build_xmllint_gcov.sh` into
+    /// `target/bench-tools/xmllint-gcov`) and records the original's coverage before the runs.
+    pub(crate) coverage: bool,
 }
 
 /// Where a case's input comes from.
@@ -310,6 +315,26 @@ const MUJS: Tool = Tool {
     install: "apt-get install -y mujs",
 };
 
+const GCOV: Tool = Tool {
+    program: "gcov",
+    version: Version::Args(&["--version"]),
+    install: "apt-get install -y gcc",
+};
+
+/// An XML output passes when xmllint finds it well-formed.
+const WELL_FORMED_XML: Check = Check {
+    name: "well-formed XML",
+    program: "xmllint",
+    args: &["--noout"],
+};
+
+/// What the coverage cases' oracle does, for the document.
+const COVERAGE_EXPLAIN: &str = "xmllint built with gcov instrumentation from Debian's libxml2 \
+     source (`../shared/bench/build_xmllint_gcov.sh`, into `target/bench-tools/xmllint-gcov`) \
+     must execute the same lines of libxml2 on the candidate as on the original, recorded by the \
+     benchmark before the runs with `../shared/bench/oracles/xml_gcov_coverage.py --record` \
+     (about 0.5–1 s per call)";
+
 /// A JavaScript output passes when node parses it (`node --check`).
 const VALID_JS: Check = Check {
     name: "valid JavaScript",
@@ -318,7 +343,7 @@ const VALID_JS: Check = Check {
 };
 
 /// Every case, in the order of the document.
-pub(crate) const CASES: [Case; 7] = [
+pub(crate) const CASES: [Case; 9] = [
     Case {
         id: "xml-iso-entity",
         about: "Not well-formed XML: a raw `&` in an attribute value, which xmllint must keep \
@@ -358,6 +383,77 @@ pub(crate) const CASES: [Case; 7] = [
         npm: None,
         show: Show::Raw,
         budget_minutes: None,
+        coverage: false,
+    },
+    Case {
+        id: "xml-cov-xkb",
+        about: "The GTR paper's XML setting (coverage-preserving test-suite reduction): the \
+                lines of libxml2 that xmllint executes on the input must stay exactly the same, \
+                so the reduced file must still exercise every construct the original does.",
+        file_name: "xkb-base.xml",
+        source: Source::Debian {
+            package: "xkb-data",
+            path: "usr/share/X11/xkb/rules/base.xml",
+        },
+        oracle: Oracle {
+            script: Script::Repo("xtask/oracles/xml_coverage.sh"),
+            args: &[],
+            explain: COVERAGE_EXPLAIN,
+        },
+        lang: "xml",
+        full: Plan {
+            algorithms: &[("ddmin", LINES), ("hdd*", "xml"), ("gtr*", "xml")],
+            jobs: &[2],
+            others: &[Other::Picire, Other::Lithium],
+        },
+        quick: Plan {
+            algorithms: &[],
+            jobs: &[],
+            others: &[],
+        },
+        tools: &[PYTHON3, GCOV, XMLLINT],
+        check: Some(WELL_FORMED_XML),
+        gate_rejections_column: true,
+        note: None,
+        npm: None,
+        show: Show::Raw,
+        budget_minutes: Some(6.0),
+        coverage: true,
+    },
+    Case {
+        id: "xml-gtr-coverage-153603",
+        about: "One of the twenty journal articles of the GTR paper's own XML experiment \
+                (`153603-2010-03-10.xml`, the first by name), with the paper's oracle: \
+                xmllint's line coverage of libxml2 must stay a superset of the original's. The \
+                paper reports 1.3 % of the tree nodes left (median over the twenty).",
+        file_name: "153603-2010-03-10.xml",
+        source: Source::Shared {
+            path: "bench-data/xml-gtr/153603-2010-03-10.xml",
+        },
+        oracle: Oracle {
+            script: Script::Repo("xtask/oracles/xml_coverage.sh"),
+            args: &["--superset"],
+            explain: COVERAGE_EXPLAIN,
+        },
+        lang: "xml",
+        full: Plan {
+            algorithms: &[("ddmin", LINES), ("hdd*", "xml"), ("gtr*", "xml")],
+            jobs: &[2],
+            others: &[Other::Picire, Other::Lithium],
+        },
+        quick: Plan {
+            algorithms: &[],
+            jobs: &[],
+            others: &[],
+        },
+        tools: &[PYTHON3, GCOV, XMLLINT],
+        check: Some(WELL_FORMED_XML),
+        gate_rejections_column: true,
+        note: None,
+        npm: None,
+        show: Show::Raw,
+        budget_minutes: Some(6.0),
+        coverage: true,
     },
     Case {
         id: "py-underlying-dict",
@@ -397,6 +493,7 @@ pub(crate) const CASES: [Case; 7] = [
         npm: None,
         show: Show::Raw,
         budget_minutes: None,
+        coverage: false,
     },
     Case {
         id: "pdf-js-at-opening",
@@ -431,6 +528,7 @@ pub(crate) const CASES: [Case; 7] = [
         npm: None,
         show: SHOW_PDF,
         budget_minutes: None,
+        coverage: false,
     },
     Case {
         id: "pdf-pdfcop-crash",
@@ -463,6 +561,7 @@ pub(crate) const CASES: [Case; 7] = [
         npm: None,
         show: SHOW_PDF,
         budget_minutes: None,
+        coverage: false,
     },
     Case {
         id: "pdf-openaction-small",
@@ -497,6 +596,7 @@ pub(crate) const CASES: [Case; 7] = [
         npm: Some(PDFJS),
         show: SHOW_PDF,
         budget_minutes: None,
+        coverage: false,
     },
     Case {
         id: "js-prettier-acorn",
@@ -532,6 +632,7 @@ pub(crate) const CASES: [Case; 7] = [
         npm: Some(PRETTIER),
         show: Show::Raw,
         budget_minutes: Some(2.5),
+        coverage: false,
     },
     Case {
         id: "js-engines-numbro",
@@ -568,6 +669,7 @@ pub(crate) const CASES: [Case; 7] = [
         npm: None,
         show: Show::Raw,
         budget_minutes: Some(2.5),
+        coverage: false,
     },
 ];
 

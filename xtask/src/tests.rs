@@ -952,6 +952,8 @@ fn the_case_list_has_every_case_with_its_plan() {
         ids,
         [
             "xml-iso-entity",
+            "xml-cov-xkb",
+            "xml-gtr-coverage-153603",
             "py-underlying-dict",
             "pdf-js-at-opening",
             "pdf-pdfcop-crash",
@@ -1061,6 +1063,29 @@ fn the_case_list_has_every_case_with_its_plan() {
     assert!(py.npm.is_none() && xml.npm.is_none());
     assert_eq!(py.show, Show::Raw);
     assert_eq!(xml.show, Show::Raw);
+
+    // The coverage cases: the repository's wrapper, exact coverage for xkb and the paper's
+    // superset for its own file; only they need the gcov build.
+    let xkb = case("xml-cov-xkb");
+    let paper = case("xml-gtr-coverage-153603");
+    assert_eq!(
+        xkb.oracle.test_command(&xkb.oracle.shown_path()),
+        "xtask/oracles/xml_coverage.sh {}"
+    );
+    assert_eq!(
+        paper.oracle.test_command(&paper.oracle.shown_path()),
+        "xtask/oracles/xml_coverage.sh {} --superset"
+    );
+    assert_eq!(
+        paper.source,
+        Source::Shared {
+            path: "bench-data/xml-gtr/153603-2010-03-10.xml"
+        }
+    );
+    for c in CASES {
+        assert_eq!(c.coverage, c.id.contains("cov"), "{}", c.id);
+    }
+    assert_eq!(xkb.check.unwrap().shown(), "xmllint --noout FILE");
 }
 
 #[test]
@@ -1267,6 +1292,8 @@ fn cases_are_selected_by_id_in_list_order() {
         all,
         [
             "xml-iso-entity",
+            "xml-cov-xkb",
+            "xml-gtr-coverage-153603",
             "py-underlying-dict",
             "pdf-js-at-opening",
             "pdf-pdfcop-crash",
@@ -2348,4 +2375,46 @@ fn a_partial_run_keeps_the_saved_results_of_what_it_did_not_rerun() {
             .map(|s| s.contains("2025")),
         Some(true)
     );
+}
+
+#[test]
+fn the_coverage_wrapper_calls_the_shared_oracle_with_the_reference_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = dir.path().join("fake.py");
+    let seen = dir.path().join("seen.txt");
+    // Stands in for xml_gcov_coverage.py: writes its arguments, exits 0 on `--superset` only.
+    std::fs::write(
+        &fake,
+        format!(
+            "import sys\nopen({:?}, 'w').write(' '.join(sys.argv[1:]))\n\
+             sys.exit(0 if sys.argv[-1] == '--superset' else 1)\n",
+            seen.to_str().unwrap()
+        ),
+    )
+    .unwrap();
+    let script = crate::workspace_root().join("xtask/oracles/xml_coverage.sh");
+    let run = |extra: &[&str], with_env: bool| {
+        let mut cmd = crate::command(&script);
+        cmd.arg("cand.xml").args(extra).current_dir(dir.path());
+        if with_env {
+            cmd.env("WHITTLE_COVERAGE_ORACLE", &fake)
+                .env("WHITTLE_COVERAGE_REF", "ref.json")
+                .env("XMLLINT_GCOV_DIR", "/nowhere");
+        } else {
+            cmd.env_remove("WHITTLE_COVERAGE_REF");
+        }
+        let ok = cmd.status().unwrap().success();
+        (ok, std::fs::read_to_string(&seen).unwrap_or_default())
+    };
+    assert_eq!(
+        run(&["--superset"], true),
+        (true, "--check ref.json cand.xml --superset".to_string())
+    );
+    assert_eq!(
+        run(&[], true),
+        (false, "--check ref.json cand.xml".to_string())
+    );
+    std::fs::remove_file(&seen).unwrap();
+    // Without the benchmark's variables it refuses, and the oracle never runs.
+    assert_eq!(run(&[], false), (false, String::new()));
 }
