@@ -746,6 +746,14 @@ fn reduce(args: ReduceArgs) -> Result<ExitCode> {
         wall,
         output.display()
     ));
+    if stats.timeouts > 0 {
+        say(&format!(
+            "         {} tests timed out at {} s: {:.0}% of the time in the test (a shorter --timeout saves most of it)",
+            stats.timeouts,
+            args.timeout,
+            100.0 * (stats.timed_out_seconds / stats.oracle_seconds.max(1e-9)).min(1.0),
+        ));
+    }
     if let Some(g) = &generator_report {
         say(&format!(
             "         the trace: {} -> {} decisions, in {}; the generated input: {} -> {} bytes; {} of {} replays misaligned ({} decisions made afresh, {} restarts, {} halted)",

@@ -349,6 +349,17 @@ fn a_hanging_test_is_killed_at_the_timeout_with_its_children() {
     let json: serde_json::Value = serde_json::from_str(&read(&case.path("r.json"))).unwrap();
     let timeouts = json["timeouts"].as_u64().unwrap();
     assert!(timeouts >= 1, "{json}");
+    // The time the hung tests took is reported apart, and the summary says so.
+    let timed_out = json["timed_out_seconds"].as_f64().unwrap();
+    assert!(
+        timed_out > 0.0 && timed_out <= json["oracle_seconds"].as_f64().unwrap(),
+        "{json}"
+    );
+    assert!(
+        stderr(&out).contains(&format!("{timeouts} tests timed out at 0.5 s")),
+        "{}",
+        stderr(&out)
+    );
     assert!(
         started.elapsed() < Duration::from_secs(60),
         "hung tests were not cut off"

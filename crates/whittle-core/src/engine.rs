@@ -89,6 +89,9 @@ pub struct Stats {
     pub improvements: u64,
     /// Seconds spent inside oracle calls, summed over threads.
     pub oracle_seconds: f64,
+    /// The part of `oracle_seconds` spent in calls that were killed at the timeout: a few
+    /// candidates that never end (a loop that lost its update) can take most of a run.
+    pub timed_out_seconds: f64,
     /// Wall-clock seconds during which at least one oracle call was running; the rest of a run is
     /// whittle's own overhead, for every `-j`.
     pub oracle_busy_seconds: f64,
@@ -139,6 +142,7 @@ struct Counters {
     cancelled: AtomicU64,
     improvements: AtomicU64,
     oracle_nanos: AtomicU64,
+    timeout_nanos: AtomicU64,
 }
 
 fn bump(c: &AtomicU64) {
@@ -280,6 +284,7 @@ impl<'a> Reducer<'a> {
             cancelled: get(&c.cancelled),
             improvements: get(&c.improvements),
             oracle_seconds: Duration::from_nanos(get(&c.oracle_nanos)).as_secs_f64(),
+            timed_out_seconds: Duration::from_nanos(get(&c.timeout_nanos)).as_secs_f64(),
             oracle_busy_seconds: self.busy.total().as_secs_f64(),
         }
     }
@@ -354,15 +359,21 @@ impl<'a> Reducer<'a> {
         let verdict = self.oracle.test(bytes, &stop);
         self.busy.leave();
         let verdict = verdict?;
+        let nanos = started.elapsed().as_nanos() as u64;
         self.counters
             .oracle_nanos
-            .fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
+            .fetch_add(nanos, Ordering::Relaxed);
         match verdict {
             Verdict::Cancelled => {
                 bump(&self.counters.cancelled);
                 return Ok(verdict);
             }
-            Verdict::Timeout => bump(&self.counters.timeouts),
+            Verdict::Timeout => {
+                bump(&self.counters.timeouts);
+                self.counters
+                    .timeout_nanos
+                    .fetch_add(nanos, Ordering::Relaxed);
+            }
             Verdict::Interesting => bump(&self.counters.interesting),
             Verdict::Boring => {}
         }

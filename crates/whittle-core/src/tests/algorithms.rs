@@ -585,3 +585,63 @@ fn a_list_may_replace_a_node_when_all_its_children_fit_the_context() {
         "Yield never stood at the top level"
     );
 }
+
+/// An oracle for the running example: the original is interesting, the empty file is not, and
+/// every other candidate either never ends (killed at the timeout) or, with `hang = false`, is
+/// plainly not interesting. Every call takes at least a millisecond.
+struct Hangs {
+    hang: bool,
+}
+
+impl crate::Oracle for Hangs {
+    fn test(
+        &self,
+        candidate: &[u8],
+        _cancel: &dyn Fn() -> bool,
+    ) -> Result<crate::Verdict, crate::OracleError> {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+        Ok(if candidate == RUNNING_EXAMPLE.as_bytes() {
+            crate::Verdict::Interesting
+        } else if candidate.is_empty() || !self.hang {
+            crate::Verdict::Boring
+        } else {
+            crate::Verdict::Timeout
+        })
+    }
+}
+
+#[test]
+fn time_in_timed_out_tests_is_counted_apart_and_they_count_as_not_interesting() {
+    for jobs in [1, 2] {
+        let mut seen = Vec::new();
+        for hang in [true, false] {
+            let stop = AtomicBool::new(false);
+            let oracle = Hangs { hang };
+            let options = Options {
+                jobs,
+                gate: true,
+                rules: None,
+            };
+            let mut r = Reducer::new(&Toy, &oracle, RUNNING_EXAMPLE.as_bytes(), options, &stop)
+                .expect("toy input parses");
+            r.check_input().expect("the original is interesting");
+            crate::run(&mut r, Algorithm::GtrStar).expect("reduction runs");
+            let s = r.stats();
+            // The original and the empty file are the two calls that do not time out.
+            if hang {
+                assert_eq!(s.timeouts, s.oracle_calls - 2, "{s:?}");
+                assert!(s.timeouts > 0, "{s:?}");
+                assert!(s.timed_out_seconds > 0.0, "{s:?}");
+                assert!(s.timed_out_seconds <= s.oracle_seconds, "{s:?}");
+            } else {
+                assert_eq!(s.timeouts, 0, "{s:?}");
+                assert_eq!(s.timed_out_seconds, 0.0, "{s:?}");
+            }
+            seen.push((s.oracle_calls, r.into_best()));
+        }
+        // A timeout is a "not interesting" verdict: the search is the same as with a test that
+        // says so at once, and nothing is reduced.
+        assert_eq!(seen[0], seen[1], "-j {jobs}");
+        assert_eq!(seen[0].1, RUNNING_EXAMPLE.as_bytes());
+    }
+}
