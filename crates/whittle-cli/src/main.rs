@@ -748,10 +748,8 @@ fn reduce(args: ReduceArgs) -> Result<ExitCode> {
     ));
     if stats.timeouts > 0 {
         say(&format!(
-            "         {} tests timed out at {} s: {:.0}% of the time in the test (a shorter --timeout saves most of it)",
-            stats.timeouts,
-            args.timeout,
-            100.0 * (stats.timed_out_seconds / stats.oracle_seconds.max(1e-9)).min(1.0),
+            "         {} tests timed out at {} s: {:.1} of the {:.1} s spent in the test (summed over jobs)",
+            stats.timeouts, args.timeout, stats.timed_out_seconds, stats.oracle_seconds,
         ));
     }
     if let Some(g) = &generator_report {
