@@ -455,7 +455,11 @@ fn prepare(
     if let Some(why) = skip {
         return not_run(why, unfetched);
     }
-    let mut env = Vec::new();
+    let mut env: Vec<(&'static str, PathBuf)> = case
+        .oracle_env
+        .iter()
+        .map(|&(k, v)| (k, PathBuf::from(v)))
+        .collect();
     if let Some(npm) = case.npm {
         match ensure_npm(root, &npm) {
             Ok(dir) => {
@@ -1252,6 +1256,8 @@ fn reduce_once(
         jobs.to_string().into(),
         "--report".into(),
         json.clone().into(),
+        "--timeout".into(),
+        case.test_timeout().to_string().into(),
         "-q".into(),
     ];
     if !rules {
@@ -1375,7 +1381,7 @@ fn reduce_other(
         oracle: &ready.script,
         oracle_args: case.oracle.args,
         jobs,
-        test_timeout_seconds: 120,
+        test_timeout_seconds: case.test_timeout(),
     };
     if let Some(text) = other.test_script(&job) {
         std::fs::write(&test_script, text)?;

@@ -51,6 +51,23 @@ pub(crate) struct Case {
     /// xmllint once (`../shared/bench/build_xmllint_gcov.sh` into
     /// `target/bench-tools/xmllint-gcov`) and records the original's coverage before the runs.
     pub(crate) coverage: bool,
+    /// The timeout of one test, for whittle's `--timeout` and the other reducers' own (default:
+    /// [`DEFAULT_TEST_TIMEOUT_SECONDS`]), and environment variables for the oracle: for a case
+    /// whose candidates can make the tested program loop, which would otherwise spend the
+    /// budget in a few hung tests.
+    pub(crate) test_timeout_seconds: Option<u64>,
+    pub(crate) oracle_env: &'static [(&'static str, &'static str)],
+}
+
+/// The timeout of one test when a case sets none: longer than any original input's test takes.
+pub(crate) const DEFAULT_TEST_TIMEOUT_SECONDS: u64 = 120;
+
+impl Case {
+    /// The timeout of one test of this case, in seconds.
+    pub(crate) fn test_timeout(&self) -> u64 {
+        self.test_timeout_seconds
+            .unwrap_or(DEFAULT_TEST_TIMEOUT_SECONDS)
+    }
 }
 
 /// Where a case's input comes from.
@@ -384,6 +401,8 @@ pub(crate) const CASES: [Case; 9] = [
         show: Show::Raw,
         budget_minutes: None,
         coverage: false,
+        test_timeout_seconds: None,
+        oracle_env: &[],
     },
     Case {
         id: "xml-cov-xkb",
@@ -419,6 +438,8 @@ pub(crate) const CASES: [Case; 9] = [
         show: Show::Raw,
         budget_minutes: Some(6.0),
         coverage: true,
+        test_timeout_seconds: None,
+        oracle_env: &[],
     },
     Case {
         id: "xml-gtr-coverage-153603",
@@ -454,6 +475,8 @@ pub(crate) const CASES: [Case; 9] = [
         show: Show::Raw,
         budget_minutes: Some(6.0),
         coverage: true,
+        test_timeout_seconds: None,
+        oracle_env: &[],
     },
     Case {
         id: "py-underlying-dict",
@@ -494,6 +517,8 @@ pub(crate) const CASES: [Case; 9] = [
         show: Show::Raw,
         budget_minutes: None,
         coverage: false,
+        test_timeout_seconds: None,
+        oracle_env: &[],
     },
     Case {
         id: "pdf-js-at-opening",
@@ -529,6 +554,8 @@ pub(crate) const CASES: [Case; 9] = [
         show: SHOW_PDF,
         budget_minutes: None,
         coverage: false,
+        test_timeout_seconds: None,
+        oracle_env: &[],
     },
     Case {
         id: "pdf-pdfcop-crash",
@@ -562,6 +589,8 @@ pub(crate) const CASES: [Case; 9] = [
         show: SHOW_PDF,
         budget_minutes: None,
         coverage: false,
+        test_timeout_seconds: None,
+        oracle_env: &[],
     },
     Case {
         id: "pdf-openaction-small",
@@ -597,6 +626,8 @@ pub(crate) const CASES: [Case; 9] = [
         show: SHOW_PDF,
         budget_minutes: None,
         coverage: false,
+        test_timeout_seconds: None,
+        oracle_env: &[],
     },
     Case {
         id: "js-prettier-acorn",
@@ -633,6 +664,8 @@ pub(crate) const CASES: [Case; 9] = [
         show: Show::Raw,
         budget_minutes: Some(2.5),
         coverage: false,
+        test_timeout_seconds: None,
+        oracle_env: &[],
     },
     Case {
         id: "js-engines-numbro",
@@ -649,7 +682,12 @@ pub(crate) const CASES: [Case; 9] = [
             script: Script::Shared("bench/oracles/js_engine_diff.sh"),
             args: &["node", "mujs", "regular expression: invalid quantifier"],
             explain: "node's and mujs's outputs differ and mujs's says `invalid quantifier` \
-                      (about 0.4 s per call; thousands of calls, so the runs have a budget)",
+                      (about 0.4 s per call; thousands of calls, so the runs have a budget). \
+                      Some candidates make the driver loop forever, printing tens of MB a \
+                      second, which the oracle holds in memory: `ORACLE_TIMEOUT=2` (per engine; \
+                      the original takes 0.2 s) and a 10 s test timeout keep such a candidate \
+                      from eating the budget, and the peak memory of these runs is that of the \
+                      oracle's shell, not of the reducer",
         },
         lang: "javascript",
         full: Plan {
@@ -668,8 +706,10 @@ pub(crate) const CASES: [Case; 9] = [
         note: None,
         npm: None,
         show: Show::Raw,
-        budget_minutes: Some(2.5),
+        budget_minutes: Some(4.0),
         coverage: false,
+        test_timeout_seconds: Some(10),
+        oracle_env: &[("ORACLE_TIMEOUT", "2")],
     },
 ];
 
@@ -720,7 +760,14 @@ impl Case {
     /// The oracle as the document shows it: the command (with `VAR=…` before it for the folder
     /// of an npm tool), and what it does.
     pub(crate) fn oracle_sentence(&self) -> String {
-        let prefix = self.npm.map_or(String::new(), |n| format!("{}=… ", n.env));
+        let mut prefix: String = self
+            .oracle_env
+            .iter()
+            .map(|(k, v)| format!("{k}={} ", shell_quote(v)))
+            .collect();
+        if let Some(n) = self.npm {
+            let _ = write!(prefix, "{}=… ", n.env);
+        }
         let mut text = format!(
             "`{prefix}{}` (exit 0 = interesting)",
             self.oracle.test_command(&self.oracle.shown_path())
@@ -728,6 +775,12 @@ impl Case {
         if !self.oracle.explain.is_empty() {
             text.push_str(": ");
             text.push_str(self.oracle.explain);
+        }
+        if let Some(seconds) = self.test_timeout_seconds {
+            let _ = write!(
+                text,
+                "; every reducer stops a test after {seconds} s (whittle's `--timeout`)"
+            );
         }
         if let Some(n) = self.npm {
             let _ = write!(
