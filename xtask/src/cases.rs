@@ -421,9 +421,9 @@ pub(crate) const CASES: [Case; 9] = [
         },
         lang: "xml",
         full: Plan {
-            algorithms: &[("ddmin", LINES), ("hdd*", "xml"), ("gtr*", "xml")],
+            algorithms: &[("hdd*", "xml"), ("gtr*", "xml")],
             jobs: &[2],
-            others: &[Other::Picire, Other::Lithium],
+            others: &[Other::Picire],
         },
         quick: Plan {
             algorithms: &[],
@@ -436,7 +436,7 @@ pub(crate) const CASES: [Case; 9] = [
         note: None,
         npm: None,
         show: Show::Raw,
-        budget_minutes: Some(6.0),
+        budget_minutes: Some(5.0),
         coverage: true,
         test_timeout_seconds: None,
         oracle_env: &[],
@@ -458,9 +458,9 @@ pub(crate) const CASES: [Case; 9] = [
         },
         lang: "xml",
         full: Plan {
-            algorithms: &[("ddmin", LINES), ("hdd*", "xml"), ("gtr*", "xml")],
+            algorithms: &[("hdd*", "xml"), ("gtr*", "xml")],
             jobs: &[2],
-            others: &[Other::Picire, Other::Lithium],
+            others: &[Other::Picire],
         },
         quick: Plan {
             algorithms: &[],
@@ -473,7 +473,7 @@ pub(crate) const CASES: [Case; 9] = [
         note: None,
         npm: None,
         show: Show::Raw,
-        budget_minutes: Some(6.0),
+        budget_minutes: Some(5.0),
         coverage: true,
         test_timeout_seconds: None,
         oracle_env: &[],
