@@ -345,6 +345,20 @@ const WELL_FORMED_XML: Check = Check {
     args: &["--noout"],
 };
 
+/// The plan of a case whose oracle is too slow for a quick run.
+const NO_QUICK_PLAN: Plan = Plan {
+    algorithms: &[],
+    jobs: &[],
+    others: &[],
+};
+
+/// The coverage cases: about 1 s per test (a gcov build), thousands of tests to a fixpoint.
+const COVERAGE_PLAN: Plan = Plan {
+    algorithms: &[("hdd*", "xml"), ("gtr*", "xml")],
+    jobs: &[2],
+    others: &[Other::Picire],
+};
+
 /// What the coverage cases' oracle does, for the document.
 const COVERAGE_EXPLAIN: &str = "xmllint built with gcov instrumentation from Debian's libxml2 \
      source (`../shared/bench/build_xmllint_gcov.sh`, into `target/bench-tools/xmllint-gcov`) \
@@ -420,16 +434,8 @@ pub(crate) const CASES: [Case; 9] = [
             explain: COVERAGE_EXPLAIN,
         },
         lang: "xml",
-        full: Plan {
-            algorithms: &[("hdd*", "xml"), ("gtr*", "xml")],
-            jobs: &[2],
-            others: &[Other::Picire],
-        },
-        quick: Plan {
-            algorithms: &[],
-            jobs: &[],
-            others: &[],
-        },
+        full: COVERAGE_PLAN,
+        quick: NO_QUICK_PLAN,
         tools: &[PYTHON3, GCOV, XMLLINT],
         check: Some(WELL_FORMED_XML),
         gate_rejections_column: true,
@@ -457,16 +463,8 @@ pub(crate) const CASES: [Case; 9] = [
             explain: COVERAGE_EXPLAIN,
         },
         lang: "xml",
-        full: Plan {
-            algorithms: &[("hdd*", "xml"), ("gtr*", "xml")],
-            jobs: &[2],
-            others: &[Other::Picire],
-        },
-        quick: Plan {
-            algorithms: &[],
-            jobs: &[],
-            others: &[],
-        },
+        full: COVERAGE_PLAN,
+        quick: NO_QUICK_PLAN,
         tools: &[PYTHON3, GCOV, XMLLINT],
         check: Some(WELL_FORMED_XML),
         gate_rejections_column: true,
@@ -576,11 +574,7 @@ pub(crate) const CASES: [Case; 9] = [
             jobs: &[2],
             others: &[],
         },
-        quick: Plan {
-            algorithms: &[],
-            jobs: &[],
-            others: &[],
-        },
+        quick: NO_QUICK_PLAN,
         tools: &[PDFCOP, TIMEOUT, QPDF],
         check: Some(VALID_PDF),
         gate_rejections_column: true,
@@ -651,11 +645,7 @@ pub(crate) const CASES: [Case; 9] = [
             jobs: &[2],
             others: &[Other::Treereduce, Other::Picire],
         },
-        quick: Plan {
-            algorithms: &[],
-            jobs: &[],
-            others: &[],
-        },
+        quick: NO_QUICK_PLAN,
         tools: &[NODE],
         check: Some(VALID_JS),
         gate_rejections_column: true,
@@ -695,11 +685,7 @@ pub(crate) const CASES: [Case; 9] = [
             jobs: &[2],
             others: &[Other::Treereduce, Other::Picire],
         },
-        quick: Plan {
-            algorithms: &[],
-            jobs: &[],
-            others: &[],
-        },
+        quick: NO_QUICK_PLAN,
         tools: &[NODE, MUJS, TIMEOUT],
         check: Some(VALID_JS),
         gate_rejections_column: true,
