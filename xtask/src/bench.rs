@@ -311,6 +311,12 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
             "keeping the saved results of {} for what this run does not rerun",
             s.environment.date
         );
+        // The tools of the cases and reducers kept from the saved run are still named.
+        for (asked, answer) in &s.environment.tools {
+            if !env.tools.iter().any(|(a, _)| a == asked) {
+                env.tools.push((asked.clone(), answer.clone()));
+            }
+        }
     }
     let mut sections = Vec::new();
     let total = prepared.len();
