@@ -1076,11 +1076,20 @@ pub(crate) fn document(
         d,
         "This file is written entirely by `cargo xtask bench`: do not edit it, rerun the command \
          (`--quick` for the short version). The cases come from `../shared/guide/cases.md`{}; \
-         they are listed in `xtask/src/cases.rs`.\n",
+         they are listed in `xtask/src/cases.rs`. What was measured is saved in \
+         `benchmarks.json` beside this file: `cargo xtask bench --redraw` draws the document \
+         again from it, and a run of some cases or reducers (`--case`, `--reducer`) replaces \
+         only their results.{}\n",
         if ids.is_empty() {
             String::new()
         } else {
             format!(" ({})", crate::cases::join_words(&ids))
+        },
+        if cases.iter().any(|c| c.carried_from.is_some()) {
+            " The cases marked **Measured by an earlier run** were measured at the date and \
+             commit they name; the rest of this page describes the last run."
+        } else {
+            ""
         }
     );
     let seen = match env.max_foreign_rustc {
