@@ -2379,7 +2379,8 @@ fn a_partial_run_keeps_the_saved_results_of_what_it_did_not_rerun() {
     );
     assert_eq!(merged[1].rows, old_py.rows);
     let doc = report::document(&saved.environment, &merged, &[], &[]);
-    assert_eq!(doc.matches("**Measured by an earlier run**").count(), 1);
+    assert_eq!(doc.matches("- **Measured by an earlier run** (").count(), 1);
+    assert!(doc.contains("The cases marked **Measured by an earlier run** were measured"));
 
     // `--case py-underlying-dict` with whittle: the new rows replace the saved ones.
     let now = py_section(vec![py_row("hdd*", "python", 2, true)]);
