@@ -506,8 +506,8 @@ fn run_of(case: &crate::report::CaseSection, m: &Measured) -> Run {
         bytes_after: m.bytes_after,
         nodes_before: case.nodes_before,
         nodes_after: m.nodes_after,
-        tokens_before: case.tokens_before,
-        tokens_after: m.tokens_after,
+        tokens_before: case.tokens_before.filter(|_| counts_tokens(&case.format)),
+        tokens_after: m.tokens_after.filter(|_| counts_tokens(&case.format)),
         calls: m.calls.calls,
         wall_seconds: m.wall_seconds,
         cpu_seconds: m.usage.as_ref().map(Usage::cpu_seconds),
@@ -516,13 +516,23 @@ fn run_of(case: &crate::report::CaseSection, m: &Measured) -> Run {
     }
 }
 
+/// Whether tokens are counted for the format: not for PDF, whose objects whittle writes into
+/// compressed object streams (a lexical count of compressed bytes measures nothing). Also
+/// applied to results saved before the rule.
+pub(crate) fn counts_tokens(lang: &str) -> bool {
+    lang != "pdf"
+}
+
 /// The number of lexical tokens of `bytes` in the format `lang`, the measure of the reduction
 /// papers that count tokens (Perses, treereduce): for Python and JavaScript the leaves of the
 /// tree-sitter grammar's concrete tree (identifiers, literals, keywords, punctuation; comments
-/// count as one token each), for every other format the words (maximal runs of ASCII letters,
-/// digits and `_`, and of non-ASCII bytes) and each other byte that is not white space. `None`
-/// when a grammar cannot be loaded.
+/// count as one token each), for the other text formats the words (maximal runs of ASCII
+/// letters, digits and `_`, and of non-ASCII bytes) and each other byte that is not white space.
+/// `None` for PDF ([`counts_tokens`]) and when a grammar cannot be loaded.
 pub(crate) fn tokens(lang: &str, bytes: &[u8]) -> Option<u64> {
+    if !counts_tokens(lang) {
+        return None;
+    }
     let language: tree_sitter::Language = match lang {
         "python" => tree_sitter_python::LANGUAGE.into(),
         "javascript" => tree_sitter_javascript::LANGUAGE.into(),

@@ -2258,6 +2258,8 @@ fn tokens_are_grammar_leaves_for_code_and_words_and_symbols_otherwise() {
     // A word runs over digits, `_` and non-ASCII bytes: `caf\xc3\xa9_2` is one.
     assert_eq!(summary_mod::lexical_tokens(b" caf\xc3\xa9_2 /Type\n"), 3);
     assert_eq!(summary_mod::lexical_tokens(b" \n\t "), 0);
+    // PDF objects sit in compressed streams: not counted.
+    assert_eq!(summary_mod::tokens("pdf", b"%PDF-1.7\n1 0 obj\n"), None);
 }
 
 #[test]
@@ -2435,4 +2437,24 @@ fn the_coverage_wrapper_calls_the_shared_oracle_with_the_reference_first() {
     std::fs::remove_file(&seen).unwrap();
     // Without the benchmark's variables it refuses, and the oracle never runs.
     assert_eq!(run(&[], false), (false, String::new()));
+}
+
+#[test]
+fn pdf_runs_carry_no_token_counts_even_from_older_results() {
+    let mut row = pdf_row(2, false, 405, 26);
+    row.measured = Some(crate::summary::Measured {
+        bytes_after: 405,
+        tokens_after: Some(300),
+        ..Default::default()
+    });
+    let mut section = pdf_section(vec![row]);
+    section.format = "pdf".into();
+    section.tokens_before = Some(900);
+    let runs = summary_mod::runs(&[section.clone()]);
+    assert_eq!(runs.len(), 1);
+    assert_eq!((runs[0].tokens_before, runs[0].tokens_after), (None, None));
+    // The same run of a text format keeps them.
+    section.format = "xml".into();
+    let runs = summary_mod::runs(&[section]);
+    assert_eq!(runs[0].tokens_percent(), Some(100.0 * 300.0 / 900.0));
 }
