@@ -1753,12 +1753,15 @@ pub(crate) fn git_commit(root: &Path) -> String {
     else {
         return "unknown (not a git checkout)".to_string();
     };
-    let dirty = capture(
-        command("git")
-            .arg("-C")
-            .arg(root)
-            .args(["status", "--porcelain"]),
-    )
+    // The benchmark's own outputs (this document, its results and plots, which a run rewrites
+    // as it goes) do not make the code a work in progress.
+    let dirty = capture(command("git").arg("-C").arg(root).args([
+        "status",
+        "--porcelain",
+        "--",
+        ".",
+        ":(exclude)docs/benchmarks*",
+    ]))
     .is_ok_and(|s| !s.is_empty());
     if dirty {
         format!("`{commit}` plus uncommitted changes in the working tree (work in progress)")

@@ -2458,3 +2458,35 @@ fn pdf_runs_carry_no_token_counts_even_from_older_results() {
     let runs = summary_mod::runs(&[section]);
     assert_eq!(runs[0].tokens_percent(), Some(100.0 * 300.0 / 900.0));
 }
+
+#[test]
+fn the_commit_is_work_in_progress_only_when_more_than_the_benchmarks_outputs_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let git = |args: &[&str]| {
+        let ok = crate::command("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t", "-C"])
+            .arg(dir.path())
+            .args(args)
+            .output()
+            .unwrap()
+            .status
+            .success();
+        assert!(ok, "git {args:?}");
+    };
+    git(&["init", "-q"]);
+    std::fs::create_dir(dir.path().join("docs")).unwrap();
+    std::fs::write(dir.path().join("docs/benchmarks.md"), "old\n").unwrap();
+    std::fs::write(dir.path().join("code.rs"), "fn a() {}\n").unwrap();
+    git(&["add", "."]);
+    git(&["commit", "-qm", "x"]);
+    let clean = crate::bench::git_commit(dir.path());
+    assert!(
+        clean.starts_with('`') && !clean.contains("uncommitted"),
+        "{clean}"
+    );
+    std::fs::write(dir.path().join("docs/benchmarks.md"), "new\n").unwrap();
+    std::fs::write(dir.path().join("docs/benchmarks.json"), "{}\n").unwrap();
+    assert_eq!(crate::bench::git_commit(dir.path()), clean);
+    std::fs::write(dir.path().join("code.rs"), "fn b() {}\n").unwrap();
+    assert!(crate::bench::git_commit(dir.path()).contains("plus uncommitted changes"));
+}
