@@ -211,8 +211,9 @@ pub(crate) fn merge_sections(
     others_ran: &[String],
     order: &[&str],
 ) -> Vec<CaseSection> {
+    // `whittle_commit` is already markdown (`abc123`, maybe with a remark after it).
     let when = format!(
-        "{}, whittle `{}`",
+        "{}, whittle {}",
         saved.environment.date, saved.environment.whittle_commit
     );
     for now in &mut fresh {

@@ -2377,7 +2377,7 @@ fn a_partial_run_keeps_the_saved_results_of_what_it_did_not_rerun() {
     assert_eq!(merged[0].carried_from, None);
     assert_eq!(
         merged[1].carried_from.as_deref(),
-        Some("2025-01-02 03:04 UTC, whittle ``abc``")
+        Some("2025-01-02 03:04 UTC, whittle `abc`")
     );
     assert_eq!(merged[1].rows, old_py.rows);
     let doc = report::document(&saved.environment, &merged, &[], &[]);
