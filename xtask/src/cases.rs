@@ -366,6 +366,41 @@ const COVERAGE_EXPLAIN: &str = "xmllint built with gcov instrumentation from Deb
      benchmark before the runs with `../shared/bench/oracles/xml_gcov_coverage.py --record` \
      (about 0.5–1 s per call)";
 
+/// A coverage case: `xtask/oracles/xml_coverage.sh` with `args` on `file_name` from `source`,
+/// the [`COVERAGE_PLAN`], well-formed outputs, 5 minutes a run.
+const fn coverage_case(
+    id: &'static str,
+    about: &'static str,
+    file_name: &'static str,
+    source: Source,
+    args: &'static [&'static str],
+) -> Case {
+    Case {
+        id,
+        about,
+        file_name,
+        source,
+        oracle: Oracle {
+            script: Script::Repo("xtask/oracles/xml_coverage.sh"),
+            args,
+            explain: COVERAGE_EXPLAIN,
+        },
+        lang: "xml",
+        full: COVERAGE_PLAN,
+        quick: NO_QUICK_PLAN,
+        tools: &[PYTHON3, GCOV, XMLLINT],
+        check: Some(WELL_FORMED_XML),
+        gate_rejections_column: true,
+        note: None,
+        npm: None,
+        show: Show::Raw,
+        budget_minutes: Some(5.0),
+        coverage: true,
+        test_timeout_seconds: None,
+        oracle_env: &[],
+    }
+}
+
 /// A JavaScript output passes when node parses it (`node --check`).
 const VALID_JS: Check = Check {
     name: "valid JavaScript",
@@ -418,64 +453,30 @@ pub(crate) const CASES: [Case; 9] = [
         test_timeout_seconds: None,
         oracle_env: &[],
     },
-    Case {
-        id: "xml-cov-xkb",
-        about: "The GTR paper's XML setting (coverage-preserving test-suite reduction): the \
-                lines of libxml2 that xmllint executes on the input must stay exactly the same, \
-                so the reduced file must still exercise every construct the original does.",
-        file_name: "xkb-base.xml",
-        source: Source::Debian {
+    coverage_case(
+        "xml-cov-xkb",
+        "The GTR paper's XML setting (coverage-preserving test-suite reduction): the lines of \
+         libxml2 that xmllint executes on the input must stay exactly the same, so the reduced \
+         file must still exercise every construct the original does.",
+        "xkb-base.xml",
+        Source::Debian {
             package: "xkb-data",
             path: "usr/share/X11/xkb/rules/base.xml",
         },
-        oracle: Oracle {
-            script: Script::Repo("xtask/oracles/xml_coverage.sh"),
-            args: &[],
-            explain: COVERAGE_EXPLAIN,
-        },
-        lang: "xml",
-        full: COVERAGE_PLAN,
-        quick: NO_QUICK_PLAN,
-        tools: &[PYTHON3, GCOV, XMLLINT],
-        check: Some(WELL_FORMED_XML),
-        gate_rejections_column: true,
-        note: None,
-        npm: None,
-        show: Show::Raw,
-        budget_minutes: Some(5.0),
-        coverage: true,
-        test_timeout_seconds: None,
-        oracle_env: &[],
-    },
-    Case {
-        id: "xml-gtr-coverage-153603",
-        about: "One of the twenty journal articles of the GTR paper's own XML experiment \
-                (`153603-2010-03-10.xml`, the first by name), with the paper's oracle: \
-                xmllint's line coverage of libxml2 must stay a superset of the original's. The \
-                paper reports 1.3 % of the tree nodes left (median over the twenty).",
-        file_name: "153603-2010-03-10.xml",
-        source: Source::Shared {
+        &[],
+    ),
+    coverage_case(
+        "xml-gtr-coverage-153603",
+        "One of the twenty journal articles of the GTR paper's own XML experiment \
+         (`153603-2010-03-10.xml`, the first by name), with the paper's oracle: xmllint's line \
+         coverage of libxml2 must stay a superset of the original's. The paper reports 1.3 % of \
+         the tree nodes left (median over the twenty).",
+        "153603-2010-03-10.xml",
+        Source::Shared {
             path: "bench-data/xml-gtr/153603-2010-03-10.xml",
         },
-        oracle: Oracle {
-            script: Script::Repo("xtask/oracles/xml_coverage.sh"),
-            args: &["--superset"],
-            explain: COVERAGE_EXPLAIN,
-        },
-        lang: "xml",
-        full: COVERAGE_PLAN,
-        quick: NO_QUICK_PLAN,
-        tools: &[PYTHON3, GCOV, XMLLINT],
-        check: Some(WELL_FORMED_XML),
-        gate_rejections_column: true,
-        note: None,
-        npm: None,
-        show: Show::Raw,
-        budget_minutes: Some(5.0),
-        coverage: true,
-        test_timeout_seconds: None,
-        oracle_env: &[],
-    },
+        &["--superset"],
+    ),
     Case {
         id: "py-underlying-dict",
         about: "A CPython crasher: it changes a class's underlying dict (reached through \

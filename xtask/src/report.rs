@@ -718,7 +718,7 @@ pub(crate) struct CaseSection {
     pub(crate) others_not_run: Vec<(String, String)>,
     /// When and at which whittle commit the case was measured, if it was carried over from an
     /// earlier run of the benchmark (`cargo xtask bench --case …` reruns some cases and keeps the
-    /// others' results): `2026-11-24 23:10 UTC, whittle `abc123``.
+    /// others' results), as the document says it: "2026-11-24 23:10 UTC, whittle `abc123`".
     #[serde(default)]
     pub(crate) carried_from: Option<String>,
 }
