@@ -2,7 +2,7 @@
 
 use crate::edit::{Edit, Edits};
 use crate::engine::{ReduceError, Reducer};
-use crate::template::{Deletion, SubstituteByChild, Template};
+use crate::template::Template;
 use crate::tree::NodeId;
 use std::fmt;
 use std::str::FromStr;
@@ -68,11 +68,6 @@ impl FromStr for Algorithm {
                 )
             })
     }
-}
-
-/// The templates of GTR as the paper configures it: deletion, then substitute-by-child.
-pub fn default_templates() -> Vec<Box<dyn Template>> {
-    vec![Box::new(Deletion), Box::new(SubstituteByChild)]
 }
 
 /// Runs `algorithm` to its end, then offers the format's tidy rendering (see

@@ -1,13 +1,15 @@
 //! The one evaluation pipeline every algorithm uses: render, hash, cache, gate, oracle; and the
 //! speculative parallel search that keeps results identical for every `-j`.
 
+use crate::document::{Document, ParseError};
 use crate::edit::Edits;
-use crate::format::{Document, Format, ParseError};
+use crate::format::Format;
+use crate::observe::{Gate, Observer, Started};
 use crate::oracle::{Oracle, OracleError, Verdict};
 use crate::rules::{CompiledRules, Rules};
 use crate::tree::Tree;
 use rustc_hash::FxHashMap;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -65,7 +67,7 @@ impl Default for Options {
 }
 
 /// Counts and timings of a reduction; every number in the JSON report.
-#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct Stats {
     /// Candidates rendered.
     pub candidates: u64,
@@ -160,9 +162,6 @@ pub struct Found {
     pub bytes: Vec<u8>,
 }
 
-/// Called with the bytes and node count of every accepted candidate.
-pub type Observer<'a> = dyn FnMut(&[u8], &Stats) + Send + Sync + 'a;
-
 /// The state of one reduction: the current document, the best bytes so far, the cache and the
 /// counters. Algorithms drive it through [`Reducer::first_interesting`], [`Reducer::accept`] and
 /// [`Reducer::commit`].
@@ -178,7 +177,9 @@ pub struct Reducer<'a> {
     counters: Counters,
     busy: Busy,
     stop: &'a AtomicBool,
-    observer: Option<Box<Observer<'a>>>,
+    /// Behind a lock so that the reducer can be shared by the speculative workers; only
+    /// [`Reducer::accept`] (which has `&mut self`) calls them.
+    observers: Mutex<Vec<Box<dyn Observer + 'a>>>,
     doc: Document,
     /// The bytes `doc` was parsed from.
     bytes: Vec<u8>,
@@ -216,16 +217,54 @@ impl<'a> Reducer<'a> {
             counters: Counters::default(),
             busy: Busy::default(),
             stop,
-            observer: None,
+            observers: Mutex::default(),
             doc,
             bytes: input.to_vec(),
             best: input.to_vec(),
         })
     }
 
-    /// Registers a callback for every accepted candidate (to save it, to show progress).
-    pub fn on_improvement(&mut self, observer: Box<Observer<'a>>) {
-        self.observer = Some(observer);
+    /// Registers an observer of every accepted candidate (to save it, to show progress).
+    pub fn observe(&mut self, observer: Box<dyn Observer + 'a>) {
+        self.observers_mut().push(observer);
+    }
+
+    fn observers_mut(&mut self) -> &mut Vec<Box<dyn Observer + 'a>> {
+        self.observers.get_mut().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Tells the observers that the input parsed (see [`Observer::started`]).
+    pub(crate) fn notify_started(&mut self) {
+        let gate = self.gate_state();
+        let (doc, bytes) = (&self.doc, self.bytes.len());
+        let started = Started {
+            diagnostics: &doc.diagnostics,
+            gate,
+            nodes: doc.tree.len(),
+            bytes,
+        };
+        for o in self.observers.get_mut().unwrap_or_else(|e| e.into_inner()) {
+            o.started(&started);
+        }
+    }
+
+    /// Tells the observers that the input is interesting (see [`Observer::confirmed`]).
+    pub(crate) fn notify_confirmed(&mut self) {
+        let input = &self.bytes;
+        for o in self.observers.get_mut().unwrap_or_else(|e| e.into_inner()) {
+            o.confirmed(input);
+        }
+    }
+
+    /// Whether the gate is in use, off, or switched off by the input.
+    pub fn gate_state(&self) -> Gate {
+        if self.gate {
+            Gate::On
+        } else if self.gate_disabled {
+            Gate::SwitchedOff
+        } else {
+            Gate::Off
+        }
     }
 
     /// Whether the validity gate is in use.
@@ -482,8 +521,9 @@ impl<'a> Reducer<'a> {
         self.best.clone_from(&found.bytes);
         bump(&self.counters.improvements);
         let stats = self.stats();
-        if let Some(obs) = self.observer.as_mut() {
-            obs(&self.best, &stats);
+        let best = &self.best;
+        for o in self.observers.get_mut().unwrap_or_else(|e| e.into_inner()) {
+            o.improved(best, &stats);
         }
     }
 

@@ -4,24 +4,32 @@
 //! format, and only its `oracle` module starts processes.
 
 mod algo;
+mod document;
 mod edit;
 mod engine;
 mod format;
+mod observe;
 mod oracle;
+mod reduction;
+mod repeat;
 mod rules;
 mod template;
 mod tree;
 
-pub use algo::{Algorithm, ddmin, default_templates, gtr, hdd, run};
+pub use algo::{Algorithm, ddmin, gtr, hdd, run};
+pub use document::{Diagnostic, Document, ParseError};
 pub use edit::{Edit, Edits, GapHook, gap, render_template, render_with};
-pub use engine::{Found, Observer, Options, ReduceError, Reducer, Stats};
-pub use format::{Diagnostic, Document, Format, ParseError};
+pub use engine::{Found, Options, ReduceError, Reducer, Stats};
+pub use format::Format;
+pub use observe::{Gate, Observer, Started};
 pub use oracle::{
     CommandOracle, GENERATOR_HALTED, GeneratorOracle, GeneratorStats, Oracle, OracleError, Run,
     Verdict, absolutize_command, shell_quote,
 };
+pub use reduction::{Reduced, Reduction, Report};
+pub use repeat::Repeat;
 pub use rules::{CompiledRules, LabelRules, RULES_VERSION, Rules, RulesError};
-pub use template::{Deletion, SubstituteByChild, Template};
+pub use template::{Deletion, SubstituteByChild, Template, default_templates};
 pub use tree::{BuildError, NodeId, Sym, Tree, TreeBuilder};
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Transformation templates (GTR paper §4.1): for a node, the candidates that may replace it.
 
+use crate::document::Document;
 use crate::edit::Edit;
-use crate::format::Document;
 use crate::rules::CompiledRules;
 use crate::tree::NodeId;
 
@@ -86,4 +86,9 @@ impl Template for SubstituteByChild {
         }
         filtered
     }
+}
+
+/// The templates of GTR as the paper configures it: deletion, then substitute-by-child.
+pub fn default_templates() -> Vec<Box<dyn Template>> {
+    vec![Box::new(Deletion), Box::new(SubstituteByChild)]
 }

@@ -3,4 +3,5 @@
 
 mod algorithms;
 mod oracle;
+mod reduction;
 mod toy;

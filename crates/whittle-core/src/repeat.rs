@@ -2,11 +2,11 @@
 //! only). Each candidate gets up to K runs and is interesting as soon as one run says so; the
 //! final result is run K times more, so the user learns how reliably it reproduces.
 
+use crate::oracle::{Oracle, OracleError, Verdict};
 use std::sync::atomic::{AtomicU64, Ordering};
-use whittle_core::{Oracle, OracleError, Verdict};
 
 /// An oracle that asks `inner` up to `times` times per candidate.
-pub(crate) struct Repeat<'a> {
+pub struct Repeat<'a> {
     inner: &'a dyn Oracle,
     times: usize,
     runs: AtomicU64,
@@ -14,7 +14,7 @@ pub(crate) struct Repeat<'a> {
 
 impl<'a> Repeat<'a> {
     /// `inner`, asked up to `times` (at least once) per candidate.
-    pub(crate) fn new(inner: &'a dyn Oracle, times: usize) -> Repeat<'a> {
+    pub fn new(inner: &'a dyn Oracle, times: usize) -> Repeat<'a> {
         Repeat {
             inner,
             times: times.max(1),
@@ -23,13 +23,13 @@ impl<'a> Repeat<'a> {
     }
 
     /// How many times the inner test ran in all.
-    pub(crate) fn runs(&self) -> u64 {
+    pub fn runs(&self) -> u64 {
         self.runs.load(Ordering::Relaxed)
     }
 
     /// Runs the inner test `times` times on `candidate` (all of them, not stopping at the first
     /// interesting one) and returns how many said interesting.
-    pub(crate) fn recheck(&self, candidate: &[u8]) -> Result<usize, OracleError> {
+    pub fn recheck(&self, candidate: &[u8]) -> Result<usize, OracleError> {
         let mut interesting = 0;
         for _ in 0..self.times {
             self.runs.fetch_add(1, Ordering::Relaxed);

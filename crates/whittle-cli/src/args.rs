@@ -1,0 +1,123 @@
+//! The command line, as clap parses it. Checks that need more than one argument, or the file
+//! system, happen where the arguments are used (`reduce.rs`).
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use whittle::Algorithm;
+
+#[derive(Parser)]
+#[command(name = "whittle", version, about = "Reduce a file while a test still says it is interesting", long_about = None)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum Command {
+    /// Reduce INPUT while the test command exits with status 0.
+    Reduce(ReduceArgs),
+    /// Print the labeled tree of a file, as the reducer sees it.
+    Tree(TreeArgs),
+    /// List the formats this build knows.
+    Formats,
+    /// Learn filtering rules (mandatory edges, allowed contexts) from a corpus of your own files.
+    Learn(LearnArgs),
+    /// Print the Python client for generator-based reduction (whittle_gen.py), or write it to a
+    /// file.
+    GenClient {
+        /// Where to write it [default: standard output].
+        #[arg(long, short = 'o')]
+        output: Option<PathBuf>,
+    },
+}
+
+#[derive(Args)]
+pub(crate) struct LearnArgs {
+    /// The format of the corpus.
+    #[arg(long)]
+    pub(crate) lang: String,
+    /// Files, and directories to search for files with the format's extensions.
+    #[arg(required = true)]
+    pub(crate) paths: Vec<PathBuf>,
+    /// Where to write the rules (JSON).
+    #[arg(long, short = 'o')]
+    pub(crate) output: PathBuf,
+    /// Threads [default: the number of cores]. The rules are the same for every value.
+    #[arg(long, short = 'j')]
+    pub(crate) jobs: Option<usize>,
+}
+
+#[derive(Args)]
+pub(crate) struct ReduceArgs {
+    /// The file to reduce (never modified); with --generator, the trace the generator recorded.
+    pub(crate) input: PathBuf,
+    /// The test: a shell command that exits 0 when its file is still interesting. `{}` is replaced
+    /// by the candidate's path; without `{}` the path is appended.
+    #[arg(long, short = 't', value_name = "CMD")]
+    pub(crate) test: String,
+    /// Where to write the result [default: INPUT with `.reduced` before the extension; with
+    /// --generator, the generated input of the best trace, INPUT's stem + `.reduced.out`].
+    #[arg(long, short = 'o')]
+    pub(crate) output: Option<PathBuf>,
+    /// Generator-based reduction: INPUT is a trace recorded by a generator that uses
+    /// whittle_gen.py, and CMD replays a trace into a generated input (`{trace}` is replaced by the
+    /// trace's path, `{out}` by the path to write to); it runs in the current directory. The test
+    /// judges the generated inputs; the best trace goes to INPUT's stem + `.reduced.trace`.
+    #[arg(long, value_name = "CMD")]
+    pub(crate) generator: Option<String>,
+    /// With --generator: what a replay does with a decision it cannot align with the trace:
+    /// halt, fresh, realign or bypass (see `whittle gen-client`).
+    #[arg(long, default_value = "realign", value_parser = ["halt", "fresh", "realign", "bypass"], requires = "generator")]
+    pub(crate) align: String,
+    /// The format [default: from the file extension; `lines` for unknown extensions].
+    #[arg(long)]
+    pub(crate) lang: Option<String>,
+    /// The reduction algorithm: gtr*, gtr, hdd*, hdd, hdd+ or ddmin.
+    #[arg(long, short = 'a', default_value = "gtr*", value_parser = parse_algorithm)]
+    pub(crate) algorithm: Algorithm,
+    /// Tests to run at once [default: the number of cores]. The result is the same for every value.
+    #[arg(long, short = 'j')]
+    pub(crate) jobs: Option<usize>,
+    /// Seconds after which a test is killed (with its children) and counted as not interesting.
+    #[arg(long, default_value_t = 60.0)]
+    pub(crate) timeout: f64,
+    /// A rules file (JSON) that filters candidates before the test runs.
+    #[arg(long, conflicts_with = "no_rules")]
+    pub(crate) rules: Option<PathBuf>,
+    /// Use no rules.
+    #[arg(long)]
+    pub(crate) no_rules: bool,
+    /// Do not check candidates with the format's own parser before running the test.
+    #[arg(long)]
+    pub(crate) no_gate: bool,
+    /// Write every count and timing as JSON to this file.
+    #[arg(long, value_name = "FILE.json")]
+    pub(crate) report: Option<PathBuf>,
+    /// Print nothing but errors.
+    #[arg(long, short = 'q')]
+    pub(crate) quiet: bool,
+    /// For a flaky test: run it up to K times on each candidate (interesting if one run says so),
+    /// and K times on the final result to show how reliably it reproduces.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) repeat: u32,
+}
+
+#[derive(Args)]
+pub(crate) struct TreeArgs {
+    /// The file to show.
+    pub(crate) input: PathBuf,
+    /// The format [default: from the file extension].
+    #[arg(long)]
+    pub(crate) lang: Option<String>,
+}
+
+fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
+    s.parse()
+}
+
+/// `-j`: the given number, or one per core.
+pub(crate) fn jobs(given: Option<usize>) -> usize {
+    given
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}

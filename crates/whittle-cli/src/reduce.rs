@@ -1,0 +1,263 @@
+//! `whittle reduce`: from checked arguments to a [`Reduction`], with a file sink and a progress
+//! display as its observers, and the reduction's errors mapped to messages and exit statuses.
+
+use crate::args::ReduceArgs;
+use crate::formats::{parse_error, pick};
+use crate::generator::GeneratorReport;
+use crate::output::{Sink, SinkObserver, default_output, generated_output};
+use crate::progress::{Progress, Say};
+use crate::report::{CliReport, summarize, tail};
+use crate::{EXIT_INTERRUPTED, STOP, bad, read_input};
+use anyhow::{Context, Result};
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use whittle::{CommandOracle, Format, Oracle, ReduceError, Reduction, Rules, Verdict};
+use whittle_core::GeneratorOracle;
+
+pub(crate) fn reduce(args: ReduceArgs) -> Result<ExitCode> {
+    let input = read_input(&args.input)?;
+    let (format, guessed) = match (&args.generator, args.lang.as_deref()) {
+        (Some(_), None | Some("trace")) => (
+            whittle::format_named("trace").context("this build has no trace format")?,
+            false,
+        ),
+        (Some(_), Some(lang)) => {
+            return Err(bad(format!(
+                "with --generator the input is a trace (--lang trace), not `{lang}`"
+            )));
+        }
+        (None, lang) => pick(lang, &args.input)?,
+    };
+    let output = match (&args.output, &args.generator) {
+        (Some(o), _) => o.clone(),
+        (None, None) => default_output(&args.input),
+        (None, Some(_)) => generated_output(&args.input),
+    };
+    // With a generator, the reduced trace is written beside the input trace.
+    let trace_output = args.generator.as_ref().map(|_| default_output(&args.input));
+    check_args(&args, &output, trace_output.as_deref())?;
+    let (rules, rules_source) = rules(&args, format)?;
+    let jobs = crate::args::jobs(args.jobs);
+    let say = Say { quiet: args.quiet };
+    if guessed {
+        say.say(&format!(
+            "whittle: no format for this file extension; reducing {} as `lines`",
+            args.input.display()
+        ));
+    }
+
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let test = whittle_core::absolutize_command(&args.test, &cwd);
+    let timeout = Duration::from_secs_f64(args.timeout);
+    let command = CommandOracle::new(&test, &args.input, timeout);
+    let generator = args
+        .generator
+        .as_ref()
+        .map(|g| GeneratorOracle::new(g, &test, &args.input, &output, timeout, &args.align, &cwd));
+    let oracle: &dyn Oracle = match &generator {
+        Some(g) => g,
+        None => &command,
+    };
+    let generated_before = match &generator {
+        Some(g) => g.output_for(&input)?.map_or(0, |o| o.len()),
+        None => 0,
+    };
+    let sink = Sink {
+        output: output.clone(),
+        trace_output: trace_output.clone(),
+        generator: generator.as_ref(),
+        permissions: std::fs::metadata(&args.input).ok().map(|m| m.permissions()),
+    };
+    let write_error: Arc<Mutex<Option<std::io::Error>>> = Arc::default();
+    let sink_used = Arc::new(AtomicBool::new(false));
+
+    ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst))
+        .context("cannot install the Ctrl-C handler")?;
+    let outcome = Reduction::new(format, oracle, &input)
+        .algorithm(args.algorithm)
+        .jobs(jobs)
+        .gate(!args.no_gate)
+        .rules(rules)
+        .repeat(args.repeat)
+        .stop(&STOP)
+        .observe(Progress::new(say, &args.input, &input, format.name()))
+        .observe(SinkObserver {
+            sink: sink.clone(),
+            error: Arc::clone(&write_error),
+            used: Arc::clone(&sink_used),
+            stop: &STOP,
+        })
+        .run();
+    if let Some(e) = write_error.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        return Err(anyhow::Error::from(e).context(format!("cannot write {}", output.display())));
+    }
+    let reduced = match outcome {
+        Ok(reduced) => reduced,
+        Err(ReduceError::Parse(e)) => return Err(parse_error(&args.input, format, &input, &e)),
+        Err(ReduceError::NotInteresting(_)) => {
+            return Err(bad(match &generator {
+                Some(g) => crate::generator::explain(g, &input, &args)?,
+                None => explain_not_interesting(&command, &input, &args)?,
+            }));
+        }
+        Err(ReduceError::TooPermissive) => {
+            return Err(bad(
+                "the test is too permissive: it says an empty file is interesting too; nothing was written",
+            ));
+        }
+        Err(ReduceError::Interrupted) => return Ok(ExitCode::from(EXIT_INTERRUPTED)),
+        Err(e @ ReduceError::RoundTrip(_)) => {
+            return Err(bad(format!("{}: {e}", args.input.display())));
+        }
+        Err(e) if !sink_used.load(Ordering::SeqCst) => return Err(e.into()),
+        Err(e) => {
+            return Err(anyhow::Error::from(e).context(format!(
+                "reduction stopped; the best result so far is in {}",
+                output.display()
+            )));
+        }
+    };
+    let report = &reduced.report;
+    sink.write(&reduced.best)
+        .with_context(|| format!("cannot write {}", output.display()))?;
+    if let Some(hits) = report.final_check_interesting {
+        say.say(&format!(
+            "whittle: the result was interesting in {hits} of {} more runs of the test{}",
+            args.repeat,
+            if hits == 0 {
+                "; the test is flakier than --repeat covers, try a larger K"
+            } else {
+                ""
+            }
+        ));
+    }
+    let generator_report = match (&generator, &trace_output) {
+        (Some(g), Some(trace_output)) => Some(GeneratorReport::new(
+            g,
+            &args,
+            trace_output,
+            (&input, &reduced.best),
+            generated_before,
+        )?),
+        _ => None,
+    };
+    if let Some(path) = &args.report {
+        let json = serde_json::to_string_pretty(&CliReport {
+            input: &args.input,
+            output: &output,
+            test: &args.test,
+            timeout_seconds: args.timeout,
+            rules: &rules_source,
+            generator: generator_report.as_ref(),
+            report,
+        })?;
+        std::fs::write(path, json + "\n")
+            .with_context(|| format!("cannot write the report {}", path.display()))?;
+    }
+    summarize(
+        say,
+        report,
+        args.timeout,
+        &output,
+        generator_report.as_ref(),
+    );
+    if report.interrupted {
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The checks clap cannot make: the output is not the input, the generator command has its
+/// placeholders, the timeout is a positive number.
+fn check_args(args: &ReduceArgs, output: &Path, trace_output: Option<&Path>) -> Result<()> {
+    let same_file = |p: &Path| {
+        p.canonicalize()
+            .ok()
+            .is_some_and(|o| args.input.canonicalize().ok() == Some(o))
+    };
+    if same_file(output) || trace_output.is_some_and(same_file) {
+        return Err(bad(
+            "the output path is the input file; whittle never modifies its input",
+        ));
+    }
+    if let Some(g) = &args.generator
+        && !(g.contains("{trace}") && g.contains("{out}"))
+    {
+        return Err(bad(
+            "the --generator command needs `{trace}` (the trace to follow) and `{out}` (where to write the input it generates)",
+        ));
+    }
+    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
+        return Err(bad("--timeout must be a positive number of seconds"));
+    }
+    Ok(())
+}
+
+/// The rules to use (`--rules FILE`, the shipped ones, or none with `--no-rules`) and where they
+/// came from, for the report.
+fn rules(args: &ReduceArgs, format: &dyn Format) -> Result<(Option<Rules>, String)> {
+    let rules = match (&args.rules, args.no_rules) {
+        (_, true) => None,
+        (None, false) => whittle::shipped_rules_json(format.name())
+            .map(|text| {
+                Rules::from_json(text).context("the shipped rules of this build are broken")
+            })
+            .transpose()?,
+        (Some(path), false) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| bad(format!("cannot read rules {}: {e}", path.display())))?;
+            let rules =
+                Rules::from_json(&text).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+            if rules.format != format.name() {
+                return Err(bad(format!(
+                    "{} holds rules for `{}`, but the input is reduced as `{}`",
+                    path.display(),
+                    rules.format,
+                    format.name()
+                )));
+            }
+            Some(rules)
+        }
+    };
+    let source = match (&args.rules, &rules) {
+        (Some(path), _) => path.display().to_string(),
+        (None, Some(_)) => format!("shipped: corpora/{}.rules.json", format.name()),
+        (None, None) => "none".to_string(),
+    };
+    Ok((rules, source))
+}
+
+/// Why the test does not find the original interesting: it runs it once more, capturing its
+/// output, and says how to reproduce it.
+fn explain_not_interesting(
+    command: &CommandOracle,
+    input: &[u8],
+    args: &ReduceArgs,
+) -> Result<String> {
+    let run = command
+        .run(input, &|| false, true)
+        .context("cannot run the test")?;
+    let how = match run.status {
+        _ if run.verdict == Verdict::Timeout => {
+            format!("it timed out after {} s", args.timeout)
+        }
+        Some(s) if s.code() == Some(127) => {
+            "exit status 127: the test command was not found".to_string()
+        }
+        Some(s) => s.to_string(),
+        None => format!("{:?}", run.verdict),
+    };
+    let mut msg = format!(
+        "the test does not find the original input interesting ({how}); nothing was written.\n\
+         Reproduce with:\n  {}",
+        command.reproduce_hint(&args.input)
+    );
+    if !run.output.is_empty() {
+        msg.push_str("\nIts output ended with:\n");
+        msg.push_str(&tail(&run.output));
+    }
+    Ok(msg)
+}

@@ -1,0 +1,74 @@
+//! What a finished reduction leaves for the user: the `--report` JSON (the library's
+//! [`whittle::Report`] plus what only the command line knows) and the summary lines.
+
+use crate::generator::GeneratorReport;
+use crate::progress::Say;
+use serde::Serialize;
+use std::path::Path;
+use whittle::Report;
+
+/// The `--report` file: the reduction's report with the command line's own settings.
+#[derive(Serialize)]
+pub(crate) struct CliReport<'a> {
+    pub(crate) input: &'a Path,
+    pub(crate) output: &'a Path,
+    pub(crate) test: &'a str,
+    pub(crate) timeout_seconds: f64,
+    /// Where the rules came from: a path, the shipped file, or `none`.
+    pub(crate) rules: &'a str,
+    /// With --generator: the trace's and the generated input's sizes and the alignment counts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) generator: Option<&'a GeneratorReport<'a>>,
+    #[serde(flatten)]
+    pub(crate) report: &'a Report,
+}
+
+/// The last ten lines of a test's output, each behind `  | `.
+pub(crate) fn tail(output: &[u8]) -> String {
+    let text = String::from_utf8_lossy(output);
+    let lines: Vec<String> = text
+        .lines()
+        .rev()
+        .take(10)
+        .map(|l| format!("  | {l}"))
+        .collect();
+    lines.into_iter().rev().collect::<Vec<_>>().join("\n")
+}
+
+/// The summary of a reduction on standard error.
+pub(crate) fn summarize(
+    say: Say,
+    r: &Report,
+    timeout: f64,
+    output: &Path,
+    generator: Option<&GeneratorReport<'_>>,
+) {
+    let s = &r.stats;
+    let wall = r.wall_seconds;
+    say.say(&format!(
+        "whittle: {} {}{} bytes -> {} ({:.1}%), {} -> {} nodes, {} tests, {} cache hits, {} gate rejections, {} filtered, {:.0}% of {:.2} s in the test\n         wrote {}",
+        if r.interrupted { "interrupted;" } else { "done;" },
+        if generator.is_some() { "the trace: " } else { "" },
+        r.bytes_before,
+        r.bytes_after,
+        100.0 * r.bytes_after as f64 / r.bytes_before.max(1) as f64,
+        r.nodes_before,
+        r.nodes_after,
+        s.oracle_calls,
+        s.cache_hits,
+        s.gate_rejections,
+        s.filtered,
+        100.0 * (s.oracle_busy_seconds / wall.max(1e-9)).min(1.0),
+        wall,
+        output.display()
+    ));
+    if s.timeouts > 0 {
+        say.say(&format!(
+            "         {} tests timed out at {} s: {:.1} of the {:.1} s spent in the test (summed over jobs)",
+            s.timeouts, timeout, s.timed_out_seconds, s.oracle_seconds,
+        ));
+    }
+    if let Some(g) = generator {
+        say.say(&g.summary());
+    }
+}

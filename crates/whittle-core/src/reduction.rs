@@ -1,0 +1,195 @@
+//! A reduction as one library call: input, format, test, options and observers in; the best
+//! bytes and a report out. The `whittle` command, the benchmark and in-process users (a fuzzer
+//! that reduces its own crashes, an editor plugin) all reduce through [`Reduction`].
+
+use crate::algo::{self, Algorithm};
+use crate::engine::{Options, ReduceError, Reducer, Stats};
+use crate::format::Format;
+use crate::observe::{Gate, Observer};
+use crate::oracle::Oracle;
+use crate::repeat::Repeat;
+use crate::rules::Rules;
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// A reduction to run: build it with [`Reduction::new`], set options, add observers, then
+/// [`Reduction::run`].
+pub struct Reduction<'a> {
+    format: &'a dyn Format,
+    oracle: &'a dyn Oracle,
+    input: &'a [u8],
+    algorithm: Algorithm,
+    options: Options,
+    repeat: u32,
+    stop: Option<&'a AtomicBool>,
+    observers: Vec<Box<dyn Observer + 'a>>,
+}
+
+/// What a finished (or interrupted) reduction gives back.
+#[derive(Debug)]
+pub struct Reduced {
+    /// The smallest interesting input found; the original if nothing smaller was.
+    pub best: Vec<u8>,
+    /// Every count and timing.
+    pub report: Report,
+}
+
+/// The counts and timings of one reduction. It is the body of `whittle reduce --report`, and
+/// what the benchmark reads back from that file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// The format's name.
+    pub format: String,
+    /// The algorithm's name (`--algorithm`).
+    pub algorithm: String,
+    /// Tests run at once.
+    pub jobs: usize,
+    /// Whether the validity gate was used.
+    pub gate: Gate,
+    /// Whether the caller's stop flag ended the reduction early.
+    pub interrupted: bool,
+    /// Size of the input.
+    pub bytes_before: usize,
+    /// Size of the result.
+    pub bytes_after: usize,
+    /// Nodes of the input's tree.
+    pub nodes_before: usize,
+    /// Nodes of the result's tree.
+    pub nodes_after: usize,
+    /// Wall-clock seconds of the whole reduction, parsing and checking the input included.
+    pub wall_seconds: f64,
+    /// The part of `wall_seconds` when no test was running: whittle's own overhead.
+    pub outside_oracle_seconds: f64,
+    /// Runs of the test per candidate at most (`--repeat K`).
+    pub repeat: u32,
+    /// Runs of the test in all (`oracle_calls` counts candidates; with `repeat` a candidate
+    /// can take up to K runs, and the final re-check K more).
+    pub test_runs: u64,
+    /// With `repeat` > 1 and a finished run: in how many of K more runs the result was
+    /// interesting.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_check_interesting: Option<usize>,
+    /// The engine's counters.
+    #[serde(flatten)]
+    pub stats: Stats,
+}
+
+impl<'a> Reduction<'a> {
+    /// A reduction of `input` as `format` while `oracle` finds it interesting, with the defaults:
+    /// GTR*, one job, the gate on, no rules, each test run once, no stop flag, no observer.
+    pub fn new(format: &'a dyn Format, oracle: &'a dyn Oracle, input: &'a [u8]) -> Reduction<'a> {
+        Reduction {
+            format,
+            oracle,
+            input,
+            algorithm: Algorithm::GtrStar,
+            options: Options::default(),
+            repeat: 1,
+            stop: None,
+            observers: Vec::new(),
+        }
+    }
+
+    /// The algorithm to run.
+    pub fn algorithm(mut self, algorithm: Algorithm) -> Self {
+        self.algorithm = algorithm;
+        self
+    }
+
+    /// Tests to run at once (at least 1). The result is the same for every value.
+    pub fn jobs(mut self, jobs: usize) -> Self {
+        self.options.jobs = jobs.max(1);
+        self
+    }
+
+    /// Whether to check candidates with the format's own parser before testing them.
+    pub fn gate(mut self, gate: bool) -> Self {
+        self.options.gate = gate;
+        self
+    }
+
+    /// Rules that filter candidates before they are rendered (see `docs/learning.md`).
+    pub fn rules(mut self, rules: Option<Rules>) -> Self {
+        self.options.rules = rules;
+        self
+    }
+
+    /// For a flaky test: up to `times` runs per candidate (interesting if one says so), and
+    /// `times` more on the result, counted in [`Report::final_check_interesting`].
+    pub fn repeat(mut self, times: u32) -> Self {
+        self.repeat = times.max(1);
+        self
+    }
+
+    /// A flag that stops the reduction when set (Ctrl-C); the best result so far is kept.
+    pub fn stop(mut self, stop: &'a AtomicBool) -> Self {
+        self.stop = Some(stop);
+        self
+    }
+
+    /// Adds an observer (told of every improvement; see [`Observer`]).
+    pub fn observe(mut self, observer: impl Observer + 'a) -> Self {
+        self.observers.push(Box::new(observer));
+        self
+    }
+
+    /// Runs the reduction. Errors before the first test (the input does not parse, is not
+    /// interesting, the test is too permissive, the stop flag is already set) leave nothing
+    /// behind; after that, a stop gives `Ok` with [`Report::interrupted`] set.
+    pub fn run(self) -> Result<Reduced, ReduceError> {
+        let started = Instant::now();
+        let never = AtomicBool::new(false);
+        let stop = self.stop.unwrap_or(&never);
+        let oracle = Repeat::new(self.oracle, self.repeat as usize);
+        let jobs = self.options.jobs;
+        let mut reducer = Reducer::new(self.format, &oracle, self.input, self.options, stop)?;
+        for o in self.observers {
+            reducer.observe(o);
+        }
+        reducer.notify_started();
+        reducer.check_input()?;
+        reducer.notify_confirmed();
+        let nodes_before = reducer.tree().len();
+        let interrupted = match algo::run(&mut reducer, self.algorithm) {
+            Ok(()) => false,
+            Err(ReduceError::Interrupted) => true,
+            Err(e) => return Err(e),
+        };
+        let stats = reducer.stats();
+        let gate = reducer.gate_state();
+        let nodes_after = if interrupted {
+            // The tree is as of the last commit; count the nodes of what is on disk.
+            self.format
+                .parse(reducer.best())
+                .map_or(0, |d| d.tree.len())
+        } else {
+            reducer.tree().len()
+        };
+        let best = reducer.into_best();
+        let final_check_interesting = if self.repeat > 1 && !interrupted {
+            Some(oracle.recheck(&best)?)
+        } else {
+            None
+        };
+        let wall_seconds = started.elapsed().as_secs_f64();
+        let report = Report {
+            format: self.format.name().to_string(),
+            algorithm: self.algorithm.name().to_string(),
+            jobs,
+            gate,
+            interrupted,
+            bytes_before: self.input.len(),
+            bytes_after: best.len(),
+            nodes_before,
+            nodes_after,
+            wall_seconds,
+            outside_oracle_seconds: (wall_seconds - stats.oracle_busy_seconds).max(0.0),
+            repeat: self.repeat,
+            test_runs: oracle.runs(),
+            final_check_interesting,
+            stats,
+        };
+        Ok(Reduced { best, report })
+    }
+}
