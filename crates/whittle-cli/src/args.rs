@@ -72,8 +72,9 @@ pub(crate) struct ReduceArgs {
     /// The format [default: from the file extension; `lines` for unknown extensions].
     #[arg(long)]
     pub(crate) lang: Option<String>,
-    /// The reduction algorithm: gtr*, gtr, hdd*, hdd, hdd+ or ddmin.
-    #[arg(long, short = 'a', default_value = "gtr*", value_parser = parse_algorithm)]
+    /// The reduction algorithm: auto (GTR* and the moves below the tree), or one of the papers'
+    /// algorithms as written: gtr*, gtr, hdd*, hdd, hdd+, ddmin.
+    #[arg(long, short = 'a', default_value = "auto", value_parser = parse_algorithm)]
     pub(crate) algorithm: Algorithm,
     /// Tests to run at once [default: the number of cores]. The result is the same for every value.
     #[arg(long, short = 'j')]

@@ -23,11 +23,16 @@ pub enum Algorithm {
     Gtr,
     /// GTR repeated until a round changes nothing.
     GtrStar,
+    /// whittle's default, beyond the papers: GTR* and the moves below the tree (renaming,
+    /// literals, numbers, white space, placeholders) to a joint fixpoint, then, for an input
+    /// that fails the format's gate, a byte-level tail.
+    Auto,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order `--help` lists them.
-    pub const ALL: [Algorithm; 6] = [
+    pub const ALL: [Algorithm; 7] = [
+        Algorithm::Auto,
         Algorithm::GtrStar,
         Algorithm::Gtr,
         Algorithm::HddStar,
@@ -45,6 +50,7 @@ impl Algorithm {
             Algorithm::HddPlus => "hdd+",
             Algorithm::Gtr => "gtr",
             Algorithm::GtrStar => "gtr*",
+            Algorithm::Auto => "auto",
         }
     }
 }
@@ -64,7 +70,7 @@ impl FromStr for Algorithm {
             .find(|a| a.name() == s)
             .ok_or_else(|| {
                 format!(
-                    "unknown algorithm `{s}` (expected one of gtr*, gtr, hdd*, hdd, hdd+, ddmin)"
+                    "unknown algorithm `{s}` (expected one of auto, gtr*, gtr, hdd*, hdd, hdd+, ddmin)"
                 )
             })
     }
@@ -78,6 +84,17 @@ impl FromStr for Algorithm {
 /// reductions the corpus did not foresee. The best result is in the reducer (and was reported to
 /// its observer after every improvement).
 pub fn run(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError> {
+    if algorithm == Algorithm::Auto {
+        return run_auto(r);
+    }
+    run_tree(r, algorithm)?;
+    r.tidy()?;
+    Ok(())
+}
+
+/// The algorithm, then (with rules) the sweep over what the rules forbid, until neither changes
+/// anything.
+fn run_tree(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError> {
     run_algorithm(r, algorithm)?;
     if r.has_rules() && algorithm != Algorithm::Ddmin {
         let templates = r.format().templates();
@@ -85,8 +102,23 @@ pub fn run(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError>
             run_algorithm(r, algorithm)?;
         }
     }
-    r.tidy()?;
     Ok(())
+}
+
+/// [`Algorithm::Auto`]: the tree moves first (they remove the most bytes per test), then the
+/// tidy rendering, then the moves below the tree; the tree moves again whenever those changed
+/// something. Last, for an input the format's gate rejects, the byte-level tail.
+fn run_auto(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
+    loop {
+        r.set_phase("tree");
+        run_tree(r, Algorithm::GtrStar)?;
+        r.set_phase("tidy");
+        r.tidy()?;
+        if !crate::below::reduce_below(r)? {
+            break;
+        }
+    }
+    crate::tail::byte_tail(r)
 }
 
 /// The pass that makes up for what the rules cost: a sweep, in pre-order and template order,
@@ -139,7 +171,7 @@ fn run_algorithm(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), Reduce
             hdd_plus_phase(r)
         }
         Algorithm::Gtr => gtr(r, &templates).map(drop),
-        Algorithm::GtrStar => fixpoint(r, |r| gtr(r, &templates)),
+        Algorithm::GtrStar | Algorithm::Auto => fixpoint(r, |r| gtr(r, &templates)),
     }
 }
 
@@ -161,8 +193,6 @@ pub fn ddmin(
     base: &Edits,
     items: &[(NodeId, Edit)],
 ) -> Result<Vec<usize>, ReduceError> {
-    let mut config: Vec<usize> = (0..items.len()).collect();
-    let mut n = 2usize;
     let edits_for = |kept: &[usize]| {
         let mut e = base.clone();
         let mut k = kept.iter().peekable();
@@ -175,6 +205,21 @@ pub fn ddmin(
         }
         e
     };
+    ddmin_by(r, items.len(), edits_for, |r, edits, out| {
+        r.format().render(r.doc(), edits, out)
+    })
+}
+
+/// ddmin over `len` items of any kind: `candidate(kept)` is the candidate that keeps the items
+/// `kept` (sorted) and removes (or applies) all others, rendered by `render`.
+pub(crate) fn ddmin_by<C: Send>(
+    r: &mut Reducer<'_>,
+    len: usize,
+    candidate: impl Fn(&[usize]) -> C + Sync,
+    render: impl Fn(&Reducer<'_>, &C, &mut Vec<u8>) + Sync,
+) -> Result<Vec<usize>, ReduceError> {
+    let mut config: Vec<usize> = (0..len).collect();
+    let mut n = 2usize;
     while !config.is_empty() {
         n = n.min(config.len());
         let parts = partition(config.len(), n);
@@ -183,19 +228,24 @@ pub fn ddmin(
         let subsets = if n > 1 { n } else { 0 };
         let complements = if n == 2 { 0 } else { n };
         let cfg = &config;
-        let found = r.first_interesting(subsets + complements, |i| {
-            let kept: Vec<usize> = if i < subsets {
-                cfg[parts[i].clone()].to_vec()
-            } else {
-                let p = &parts[i - subsets];
-                cfg[..p.start]
-                    .iter()
-                    .chain(&cfg[p.end..])
-                    .copied()
-                    .collect()
-            };
-            Some(edits_for(&kept))
-        })?;
+        let reducer = &*r;
+        let found = reducer.first_interesting_by(
+            subsets + complements,
+            |i| {
+                let kept: Vec<usize> = if i < subsets {
+                    cfg[parts[i].clone()].to_vec()
+                } else {
+                    let p = &parts[i - subsets];
+                    cfg[..p.start]
+                        .iter()
+                        .chain(&cfg[p.end..])
+                        .copied()
+                        .collect()
+                };
+                Some(candidate(&kept))
+            },
+            |c, out| render(reducer, c, out),
+        )?;
         match found {
             Some(f) => {
                 r.accept(&f);

@@ -9,6 +9,7 @@ use crate::oracle::{Oracle, OracleError, Verdict};
 use crate::rules::{CompiledRules, Rules};
 use crate::tree::Tree;
 use rustc_hash::FxHashMap;
+use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -43,6 +44,10 @@ pub enum ReduceError {
     /// Ctrl-C, SIGTERM or a caller's stop flag.
     #[error("interrupted")]
     Interrupted,
+    /// A phase spent the oracle calls it was given (see [`Reducer::set_call_limit`]); the phase
+    /// ends there and the reduction goes on.
+    #[error("the phase spent its budget of tests")]
+    OutOfBudget,
 }
 
 /// Settings of one reduction.
@@ -89,6 +94,10 @@ pub struct Stats {
     pub cancelled: u64,
     /// Accepted candidates.
     pub improvements: u64,
+    /// Oracle calls per kind of move: `tree` for the tree algorithms, the name of each move
+    /// below the tree (`rename`, `space`, …), `bytes` for the byte-level tail.
+    #[serde(default)]
+    pub tests_by_move: BTreeMap<String, u64>,
     /// Seconds spent inside oracle calls, summed over threads.
     pub oracle_seconds: f64,
     /// The part of `oracle_seconds` spent in calls that were killed at the timeout: a few
@@ -153,11 +162,11 @@ fn bump(c: &AtomicU64) {
 
 /// A candidate that the oracle found interesting.
 #[derive(Debug)]
-pub struct Found {
+pub struct Found<C = Edits> {
     /// Its position in the list it was found in.
     pub index: usize,
-    /// Its edits on the current document.
-    pub edits: Edits,
+    /// What it changes in the current document: tree edits, or text splices.
+    pub edits: C,
     /// Its rendered bytes.
     pub bytes: Vec<u8>,
 }
@@ -176,6 +185,13 @@ pub struct Reducer<'a> {
     cache: Mutex<FxHashMap<u128, bool>>,
     counters: Counters,
     busy: Busy,
+    /// No oracle call starts once this many have been made.
+    call_limit: AtomicU64,
+    /// Whether an exhaustive search showed that no shorter string over the result's bytes is
+    /// interesting.
+    minimal: bool,
+    /// The kind of move being tried, and the oracle calls of each kind.
+    phase: Mutex<(&'static str, BTreeMap<&'static str, u64>)>,
     stop: &'a AtomicBool,
     /// Behind a lock so that the reducer can be shared by the speculative workers; only
     /// [`Reducer::accept`] (which has `&mut self`) calls them.
@@ -216,6 +232,9 @@ impl<'a> Reducer<'a> {
             cache: Mutex::new(FxHashMap::default()),
             counters: Counters::default(),
             busy: Busy::default(),
+            call_limit: AtomicU64::new(u64::MAX),
+            minimal: false,
+            phase: Mutex::new(("tree", BTreeMap::new())),
             stop,
             observers: Mutex::default(),
             doc,
@@ -322,10 +341,24 @@ impl<'a> Reducer<'a> {
             timeouts: get(&c.timeouts),
             cancelled: get(&c.cancelled),
             improvements: get(&c.improvements),
+            tests_by_move: self
+                .phase
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .1
+                .iter()
+                .map(|(&k, &v)| (k.to_string(), v))
+                .collect(),
             oracle_seconds: Duration::from_nanos(get(&c.oracle_nanos)).as_secs_f64(),
             timed_out_seconds: Duration::from_nanos(get(&c.timeout_nanos)).as_secs_f64(),
             oracle_busy_seconds: self.busy.total().as_secs_f64(),
         }
+    }
+
+    /// Names the kind of move whose oracle calls are counted from now on
+    /// ([`Stats::tests_by_move`]).
+    pub fn set_phase(&self, name: &'static str) {
+        self.phase.lock().unwrap_or_else(|e| e.into_inner()).0 = name;
     }
 
     /// Adds `n` to the count of candidates the rules filtered out.
@@ -338,9 +371,30 @@ impl<'a> Reducer<'a> {
     fn check_stop(&self) -> Result<(), ReduceError> {
         if self.stop.load(Ordering::Relaxed) {
             Err(ReduceError::Interrupted)
+        } else if self.counters.oracle_calls.load(Ordering::Relaxed)
+            >= self.call_limit.load(Ordering::Relaxed)
+        {
+            Err(ReduceError::OutOfBudget)
         } else {
             Ok(())
         }
+    }
+
+    /// Ends the current phase with [`ReduceError::OutOfBudget`] once the oracle has been called
+    /// `limit` times in all (`None`: no limit).
+    pub fn set_call_limit(&self, limit: Option<u64>) {
+        self.call_limit
+            .store(limit.unwrap_or(u64::MAX), Ordering::Relaxed);
+    }
+
+    /// Records that no shorter string over the result's bytes is interesting.
+    pub(crate) fn set_minimal(&mut self) {
+        self.minimal = true;
+    }
+
+    /// Whether the result was shown minimal by an exhaustive search.
+    pub fn proved_minimal(&self) -> bool {
+        self.minimal
     }
 
     /// Tests the original input (it must be interesting) and the empty file (it must not be).
@@ -417,6 +471,11 @@ impl<'a> Reducer<'a> {
             Verdict::Boring => {}
         }
         bump(&self.counters.oracle_calls);
+        {
+            let mut phase = self.phase.lock().unwrap_or_else(|e| e.into_inner());
+            let kind = phase.0;
+            *phase.1.entry(kind).or_default() += 1;
+        }
         self.cache
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -425,16 +484,16 @@ impl<'a> Reducer<'a> {
     }
 
     /// Renders a candidate and judges it; `Some(bytes)` if it is interesting.
-    fn evaluate(
+    fn evaluate<C>(
         &self,
-        edits: &Edits,
-        limit: usize,
+        candidate: &C,
+        render: &(impl Fn(&C, &mut Vec<u8>) + Sync),
         cancel: &dyn Fn() -> bool,
     ) -> Result<Option<Vec<u8>>, ReduceError> {
         bump(&self.counters.candidates);
-        let mut out = Vec::with_capacity(limit);
-        self.format.render(&self.doc, edits, &mut out);
-        if out.len() >= limit {
+        let mut out = Vec::with_capacity(self.best.len());
+        render(candidate, &mut out);
+        if !shortlex_less(&out, &self.best) {
             bump(&self.counters.not_smaller);
             return Ok(None);
         }
@@ -442,7 +501,8 @@ impl<'a> Reducer<'a> {
     }
 
     /// The first interesting candidate, in index order, among `count` candidates made on demand
-    /// by `make` (`None` = skip this one). Candidates must be smaller than the best so far.
+    /// by `make` (`None` = skip this one), as edits on the current tree rendered by the format.
+    /// Candidates that are not smaller (in shortlex order) than the best so far are skipped.
     ///
     /// With `jobs > 1` candidates are evaluated speculatively in parallel, but the answer is
     /// always the one the sequential scan would give: every candidate before the winner has been
@@ -451,12 +511,28 @@ impl<'a> Reducer<'a> {
     where
         F: Fn(usize) -> Option<Edits> + Sync,
     {
+        self.first_interesting_by(count, make, |edits: &Edits, out: &mut Vec<u8>| {
+            self.format.render(&self.doc, edits, out)
+        })
+    }
+
+    /// [`Reducer::first_interesting`] for candidates of any kind, rendered by `render`.
+    pub fn first_interesting_by<C, F, R>(
+        &self,
+        count: usize,
+        make: F,
+        render: R,
+    ) -> Result<Option<Found<C>>, ReduceError>
+    where
+        C: Send,
+        F: Fn(usize) -> Option<C> + Sync,
+        R: Fn(&C, &mut Vec<u8>) + Sync,
+    {
         self.check_stop()?;
-        let limit = self.best.len();
         if self.jobs == 1 || count <= 1 {
             for index in 0..count {
                 let Some(edits) = make(index) else { continue };
-                if let Some(bytes) = self.evaluate(&edits, limit, &|| false)? {
+                if let Some(bytes) = self.evaluate(&edits, &render, &|| false)? {
                     return Ok(Some(Found {
                         index,
                         edits,
@@ -467,9 +543,13 @@ impl<'a> Reducer<'a> {
             }
             return Ok(None);
         }
+        // Workers take the next index from `next`. A candidate after the best winner so far is
+        // never started, and a running one is cancelled (its test killed) as soon as an earlier
+        // candidate wins, so the winner is always the lowest interesting index: the sequential
+        // answer.
         let next = AtomicUsize::new(0);
         let winner_index = AtomicUsize::new(usize::MAX);
-        let winner: Mutex<Option<Found>> = Mutex::new(None);
+        let winner: Mutex<Option<Found<C>>> = Mutex::new(None);
         let failure: Mutex<Option<ReduceError>> = Mutex::new(None);
         std::thread::scope(|s| {
             for _ in 0..self.jobs.min(count) {
@@ -484,7 +564,7 @@ impl<'a> Reducer<'a> {
                         }
                         let Some(edits) = make(index) else { continue };
                         let cancel = || winner_index.load(Ordering::SeqCst) < index;
-                        match self.evaluate(&edits, limit, &cancel) {
+                        match self.evaluate(&edits, &render, &cancel) {
                             Ok(Some(bytes)) => {
                                 let mut w = winner.lock().unwrap_or_else(|e| e.into_inner());
                                 if w.as_ref().is_none_or(|f| index < f.index) {
@@ -516,8 +596,8 @@ impl<'a> Reducer<'a> {
         Ok(winner.into_inner().unwrap_or_else(|e| e.into_inner()))
     }
 
-    /// Accepts an interesting candidate as the new best and tells the observer.
-    pub fn accept(&mut self, found: &Found) {
+    /// Accepts an interesting candidate as the new best and tells the observers.
+    pub fn accept<C>(&mut self, found: &Found<C>) {
         self.best.clone_from(&found.bytes);
         bump(&self.counters.improvements);
         let stats = self.stats();
@@ -554,7 +634,7 @@ impl<'a> Reducer<'a> {
             return Ok(false);
         };
         bump(&self.counters.candidates);
-        if bytes.len() >= self.best.len() {
+        if !shortlex_less(&bytes, &self.best) {
             bump(&self.counters.not_smaller);
             return Ok(false);
         }
@@ -564,7 +644,7 @@ impl<'a> Reducer<'a> {
         }
         self.accept(&Found {
             index: 0,
-            edits: Edits::new(),
+            edits: (),
             bytes,
         });
         self.commit()
@@ -574,4 +654,11 @@ impl<'a> Reducer<'a> {
     pub fn into_best(self) -> Vec<u8> {
         self.best
     }
+}
+
+/// Shortlex order: fewer bytes, or as many and lexicographically smaller. Every accepted
+/// candidate is smaller than the one before in this order, so every fixpoint loop ends, and
+/// same-length rewrites that make a file more canonical (`b` to `a`, `7` to `0`) still count.
+pub fn shortlex_less(a: &[u8], b: &[u8]) -> bool {
+    (a.len(), a) < (b.len(), b)
 }

@@ -2,6 +2,7 @@
 
 use crate::document::{Document, ParseError};
 use crate::edit::{Edits, render_template};
+use crate::lexicon::Lexicon;
 use crate::template::{Template, default_templates};
 use crate::tree::{NodeId, Tree};
 
@@ -58,6 +59,13 @@ pub trait Format: Send + Sync {
     /// that suits its users better (a PDF's objects, actions and scripts).
     fn outline(&self, doc: &Document) -> String {
         doc.tree.dump()
+    }
+
+    /// The tokens the moves below the tree may rewrite (names, literals, numbers, white space,
+    /// placeholders; see [`Lexicon`]). `None` (the default): this format has no such moves.
+    fn lexicon(&self, doc: &Document) -> Option<Lexicon> {
+        let _ = doc;
+        None
     }
 
     /// Whether this format has an in-process validity check.

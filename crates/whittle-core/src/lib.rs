@@ -8,19 +8,23 @@ mod document;
 mod edit;
 mod engine;
 mod format;
+mod below;
+mod lexicon;
 mod observe;
 mod oracle;
 mod reduction;
 mod repeat;
 mod rules;
+mod tail;
 mod template;
 mod tree;
 
 pub use algo::{Algorithm, ddmin, gtr, hdd, run};
 pub use document::{Diagnostic, Document, ParseError};
 pub use edit::{Edit, Edits, GapHook, gap, render_template, render_with};
-pub use engine::{Found, Options, ReduceError, Reducer, Stats};
+pub use engine::{Found, Options, ReduceError, Reducer, Stats, shortlex_less};
 pub use format::Format;
+pub use lexicon::{Lexicon, Splices, Token, TokenKind, blank_runs};
 pub use observe::{Gate, Observer, Started};
 pub use oracle::{
     CommandOracle, GENERATOR_HALTED, GeneratorOracle, GeneratorStats, Oracle, OracleError, Run,

@@ -70,6 +70,10 @@ pub struct Report {
     /// interesting.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub final_check_interesting: Option<usize>,
+    /// Whether an exhaustive search showed that no shorter string over the result's bytes is
+    /// interesting (the byte-level tail of `auto`, for results of a few bytes).
+    #[serde(default)]
+    pub minimal: bool,
     /// The engine's counters.
     #[serde(flatten)]
     pub stats: Stats,
@@ -158,14 +162,12 @@ impl<'a> Reduction<'a> {
         };
         let stats = reducer.stats();
         let gate = reducer.gate_state();
-        let nodes_after = if interrupted {
-            // The tree is as of the last commit; count the nodes of what is on disk.
-            self.format
-                .parse(reducer.best())
-                .map_or(0, |d| d.tree.len())
-        } else {
-            reducer.tree().len()
-        };
+        // The tree may be older than the best bytes (an interruption, the byte-level tail).
+        let nodes_after = self
+            .format
+            .parse(reducer.best())
+            .map_or(0, |d| d.tree.len());
+        let minimal = reducer.proved_minimal();
         let best = reducer.into_best();
         let final_check_interesting = if self.repeat > 1 && !interrupted {
             Some(oracle.recheck(&best)?)
@@ -188,6 +190,7 @@ impl<'a> Reduction<'a> {
             repeat: self.repeat,
             test_runs: oracle.runs(),
             final_check_interesting,
+            minimal,
             stats,
         };
         Ok(Reduced { best, report })

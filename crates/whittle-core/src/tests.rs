@@ -2,6 +2,7 @@
 //! oracles.
 
 mod algorithms;
+mod below;
 mod oracle;
 mod reduction;
 mod toy;

@@ -9,7 +9,7 @@ use whittle_core::{
     CompiledRules, Deletion, Document, Edit, Edits, Format, NodeId, ParseError, SubstituteByChild,
     Template,
 };
-use whittle_treesitter::{Asi, Spec};
+use whittle_treesitter::{Asi, LexSpec, Spec};
 
 /// The npm packages (`name@version`, for `npm pack`) of the JavaScript corpus, fetched into
 /// `target/corpus/javascript/` (never committed): 4,646 `.js`, `.mjs` and `.cjs` files. The round
@@ -69,6 +69,48 @@ fn spec() -> Spec {
     }
 }
 
+/// The moves below the tree for JavaScript: names (variables, properties, labels), string
+/// contents, numbers, blanks between tokens, and a small placeholder table (an expression by `0`,
+/// a block by `{}`).
+const LEX: LexSpec = LexSpec {
+    names: &[
+        "identifier",
+        "property_identifier",
+        "shorthand_property_identifier",
+        "shorthand_property_identifier_pattern",
+        "statement_identifier",
+    ],
+    strings: &[("string", 1, 1)],
+    numbers: &["number"],
+    placeholders: &[
+        ("statement_block", &["{}"]),
+        ("call_expression", &["0"]),
+        ("member_expression", &["0"]),
+        ("subscript_expression", &["0"]),
+        ("binary_expression", &["0"]),
+        ("unary_expression", &["0"]),
+        ("update_expression", &["0"]),
+        ("object", &["0"]),
+        ("array", &["0"]),
+        ("arrow_function", &["0"]),
+        ("function_expression", &["0"]),
+        ("parenthesized_expression", &["0"]),
+        ("ternary_expression", &["0"]),
+        ("new_expression", &["0"]),
+        ("template_string", &["0"]),
+        ("string", &["0"]),
+        ("await_expression", &["0"]),
+        ("sequence_expression", &["0"]),
+    ],
+    verbatim: &["string", "template_string", "regex"],
+    reserved: &["do", "if", "in"],
+    is_word: is_word,
+};
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
+}
+
 impl Format for JavaScript {
     fn name(&self) -> &'static str {
         "javascript"
@@ -80,6 +122,10 @@ impl Format for JavaScript {
 
     fn description(&self) -> &'static str {
         "JavaScript (tree-sitter-javascript; keeps ASI safe; swc parser gate; no JSX)"
+    }
+
+    fn lexicon(&self, doc: &Document) -> Option<whittle_core::Lexicon> {
+        Some(whittle_treesitter::lexicon(&LEX, doc))
     }
 
     fn parse(&self, input: &[u8]) -> Result<Document, ParseError> {

@@ -4,9 +4,9 @@
 
 use whittle_core::{
     CompiledRules, Deletion, Document, Edit, Edits, Format, NodeId, ParseError, SubstituteByChild,
-    Template,
+    Lexicon, Template,
 };
-use whittle_treesitter::Spec;
+use whittle_treesitter::{LexSpec, Spec};
 
 /// Python source files.
 #[derive(Clone, Copy, Debug, Default)]
@@ -24,6 +24,49 @@ fn spec() -> Spec {
     }
 }
 
+/// The moves below the tree for Python: names, string contents, numbers, blanks between tokens,
+/// and a small placeholder table (an expression by `0`, a block or a simple statement by `pass`).
+const LEX: LexSpec = LexSpec {
+    names: &["identifier"],
+    strings: &[("string_content", 0, 0)],
+    numbers: &["integer", "float"],
+    placeholders: &[
+        ("block", &["pass"]),
+        ("return_statement", &["pass"]),
+        ("raise_statement", &["pass"]),
+        ("expression_statement", &["pass"]),
+        ("call", &["0"]),
+        ("attribute", &["0"]),
+        ("subscript", &["0"]),
+        ("binary_operator", &["0"]),
+        ("boolean_operator", &["0"]),
+        ("comparison_operator", &["0"]),
+        ("unary_operator", &["0"]),
+        ("not_operator", &["0"]),
+        ("list", &["0"]),
+        ("tuple", &["0"]),
+        ("dictionary", &["0"]),
+        ("set", &["0"]),
+        ("parenthesized_expression", &["0"]),
+        ("lambda", &["0"]),
+        ("conditional_expression", &["0"]),
+        ("list_comprehension", &["0"]),
+        ("dictionary_comprehension", &["0"]),
+        ("set_comprehension", &["0"]),
+        ("generator_expression", &["0"]),
+        ("concatenated_string", &["0"]),
+        ("string", &["0"]),
+        ("await", &["0"]),
+    ],
+    verbatim: &["string", "concatenated_string"],
+    reserved: &["as", "if", "in", "is", "or"],
+    is_word: is_word,
+};
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+}
+
 impl Format for Python {
     fn name(&self) -> &'static str {
         "python"
@@ -35,6 +78,10 @@ impl Format for Python {
 
     fn description(&self) -> &'static str {
         "Python (tree-sitter-python; re-indents moved code; ruff parser gate)"
+    }
+
+    fn lexicon(&self, doc: &Document) -> Option<Lexicon> {
+        Some(whittle_treesitter::lexicon(&LEX, doc))
     }
 
     fn parse(&self, input: &[u8]) -> Result<Document, ParseError> {

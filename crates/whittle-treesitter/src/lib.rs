@@ -11,8 +11,10 @@
 //! meet that would otherwise join ([`Asi`]). Named node kinds listed as [`Spec::tokens`] stay in
 //! the template. See `docs/adding-a-language.md`.
 
+mod lexicon;
 mod render;
 
+pub use lexicon::{LexSpec, lexicon};
 pub use render::{Asi, render, tidy};
 
 use whittle_core::{Diagnostic, Document, ParseError, TreeBuilder};

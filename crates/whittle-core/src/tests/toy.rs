@@ -2,7 +2,7 @@
 //! e.g. `IfStmt(test:Unary(arg:c) cons:Block(body:Var))`. The root `file` holds the top-level
 //! nodes. Every rendering of a toy tree with edits is again valid toy syntax.
 
-use crate::{Document, Format, ParseError, TreeBuilder};
+use crate::{Document, Format, Lexicon, ParseError, Token, TokenKind, TreeBuilder, blank_runs, gap};
 
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Toy;
@@ -22,6 +22,42 @@ impl Format for Toy {
 
     fn description(&self) -> &'static str {
         "test-only tree syntax"
+    }
+
+    /// For the moves below the tree: a leaf's label is a name, a node with children may become
+    /// the leaf `z`, and blanks between nodes may go (one stays between two words).
+    fn lexicon(&self, doc: &Document) -> Option<Lexicon> {
+        let tree = &doc.tree;
+        let mut tokens = Vec::new();
+        let mut gaps = Vec::new();
+        for n in tree.nodes().skip(1) {
+            let span = tree.span(n);
+            let kids = tree.children(n).len();
+            if kids == 0 {
+                let colon = tree.text(n).iter().position(|&b| b == b':');
+                let start = colon.map_or(span.start, |c| span.start + c + 1);
+                tokens.push(Token {
+                    span: start..span.end,
+                    kind: TokenKind::Name { namespace: 0 },
+                });
+            } else {
+                tokens.push(Token {
+                    span,
+                    kind: TokenKind::Alternatives(&["z"]),
+                });
+            }
+        }
+        for n in tree.nodes() {
+            let kids = tree.children(n).len();
+            if kids > 0 {
+                gaps.extend((0..=kids).map(|i| gap(tree, n, i)));
+            }
+        }
+        tokens.extend(blank_runs(tree.source(), gaps, is_word));
+        Some(Lexicon {
+            tokens,
+            reserved: &["if"],
+        })
     }
 
     fn parse(&self, input: &[u8]) -> Result<Document, ParseError> {

@@ -1,0 +1,325 @@
+//! Moves below the tree: rewrites of the text inside nodes (names, literals, numbers, white
+//! space, placeholders), proposed from the tokens a format lists in its [`Lexicon`] and tested
+//! through the same pipeline as every tree edit (render, hash, cache, gate, test).
+//!
+//! A candidate here is a set of [`Splices`] on the current document's source: byte ranges of
+//! the current tree (a node's span, the inside of a string, a run of blanks in the bytes between
+//! two children) replaced by bytes. A renaming is one candidate that splices every occurrence of
+//! a name. Nothing is cloned; the current tree is re-parsed from the accepted bytes, as after
+//! every tree move.
+
+use crate::algo::ddmin_by;
+use crate::engine::{ReduceError, Reducer, shortlex_less};
+use crate::lexicon::{Lexicon, Splices, Token, TokenKind};
+use std::collections::{BTreeMap, HashSet};
+use std::ops::Range;
+
+fn render(r: &Reducer<'_>, s: &Splices, out: &mut Vec<u8>) {
+    s.render(r.tree().source(), out);
+}
+
+/// One round of every move below the tree, each over the tokens of the current document.
+/// Returns whether any was accepted. Does nothing for a format without a lexicon, or when the
+/// tree's source is not the file (a re-encoded document).
+pub(crate) fn reduce_below(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
+    type Move = fn(&mut Reducer<'_>, &Lexicon) -> Result<bool, ReduceError>;
+    let moves: [(&'static str, Move); 6] = [
+        ("placeholder", placeholders),
+        ("rename", rename),
+        ("literal-empty", empty_literals),
+        ("number", numbers),
+        ("space", spaces),
+        ("literal-chars", shrink_literals),
+    ];
+    let mut changed = false;
+    for (name, step) in moves {
+        r.commit()?;
+        if r.tree().source() != r.best() {
+            return Ok(changed);
+        }
+        let Some(lexicon) = r.format().lexicon(r.doc()) else {
+            return Ok(changed);
+        };
+        r.set_phase(name);
+        changed |= step(r, &lexicon)?;
+    }
+    r.commit()?;
+    r.set_phase("tree");
+    Ok(changed)
+}
+
+/// Applies as many of `changes` (disjoint from each other) as the test allows: all of them at
+/// once first (the usual case for renamings and white space), then ddmin over them.
+fn apply_changes(r: &mut Reducer<'_>, changes: &[Splices]) -> Result<bool, ReduceError> {
+    if changes.is_empty() {
+        return Ok(false);
+    }
+    let all = Splices::union(changes);
+    let before = r.stats().improvements;
+    let found = r.first_interesting_by(1, |_| Some(all.clone()), |s, out| render(r, s, out))?;
+    if let Some(f) = found {
+        r.accept(&f);
+        return Ok(true);
+    }
+    if changes.len() > 1 {
+        ddmin_by(
+            r,
+            changes.len(),
+            |kept| {
+                let mut k = kept.iter().peekable();
+                let applied = changes.iter().enumerate().filter(|&(i, _)| {
+                    let keep = k.peek() == Some(&&i);
+                    if keep {
+                        k.next();
+                    }
+                    !keep
+                });
+                Splices::union(applied.map(|(_, s)| s))
+            },
+            render,
+        )?;
+    }
+    Ok(r.stats().improvements > before)
+}
+
+fn text<'t>(r: &'t Reducer<'_>, span: &Range<usize>) -> &'t [u8] {
+    &r.tree().source()[span.clone()]
+}
+
+/// Consistent renaming: each name (all its occurrences at once) to the shortest name that occurs
+/// nowhere in the file, the names that save the most bytes first.
+fn rename(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
+    let mut groups: BTreeMap<(u8, &[u8]), Vec<Range<usize>>> = BTreeMap::new();
+    for t in &lex.tokens {
+        if let TokenKind::Name { namespace } = t.kind {
+            groups
+                .entry((namespace, text(r, &t.span)))
+                .or_default()
+                .push(t.span.clone());
+        }
+    }
+    let mut used: HashSet<&[u8]> = groups.keys().map(|&(_, name)| name).collect();
+    used.extend(lex.reserved.iter().map(|w| w.as_bytes()));
+    let mut order: Vec<(&(u8, &[u8]), &Vec<Range<usize>>)> = groups.iter().collect();
+    order.sort_by_key(|&(&(ns, name), spans)| {
+        (std::cmp::Reverse(spans.len() * name.len()), ns, name)
+    });
+    let mut fresh = FreshNames::default();
+    let mut changes = Vec::new();
+    for (&(_, name), spans) in order {
+        let new = fresh.next(&used);
+        if !shortlex_less(&new, name) {
+            fresh.put_back(new);
+            continue;
+        }
+        let mut s = Splices::default();
+        for span in spans {
+            s.add(span.clone(), &new);
+        }
+        changes.push(s);
+    }
+    apply_changes(r, &changes)
+}
+
+/// `a` … `z`, `aa`, `ab`, …: the shortest names first.
+#[derive(Default)]
+struct FreshNames {
+    counter: usize,
+    returned: Vec<Vec<u8>>,
+}
+
+impl FreshNames {
+    fn next(&mut self, used: &HashSet<&[u8]>) -> Vec<u8> {
+        if let Some(n) = self.returned.pop() {
+            return n;
+        }
+        loop {
+            let name = name_of(self.counter);
+            self.counter += 1;
+            if !used.contains(name.as_slice()) {
+                return name;
+            }
+        }
+    }
+
+    fn put_back(&mut self, name: Vec<u8>) {
+        self.returned.push(name);
+    }
+}
+
+/// The `i`-th name in shortlex order over `a`–`z`.
+fn name_of(mut i: usize) -> Vec<u8> {
+    let mut len = 1;
+    let mut count = 26;
+    while i >= count {
+        i -= count;
+        len += 1;
+        count *= 26;
+    }
+    let mut name = vec![b'a'; len];
+    for slot in name.iter_mut().rev() {
+        *slot = b'a' + (i % 26) as u8;
+        i /= 26;
+    }
+    name
+}
+
+/// Nodes replaced by smaller forms of their kind, outermost first, one at a time on top of the
+/// ones already accepted.
+fn placeholders(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
+    let mut items: Vec<(Range<usize>, &'static str)> = Vec::new();
+    let mut tokens: Vec<&Token> = lex.tokens.iter().collect();
+    tokens.sort_by_key(|t| (t.span.start, std::cmp::Reverse(t.span.end)));
+    for t in tokens {
+        if let TokenKind::Alternatives(alts) = &t.kind {
+            let old = text(r, &t.span);
+            items.extend(
+                alts.iter()
+                    .filter(|a| shortlex_less(a.as_bytes(), old))
+                    .map(|&a| (t.span.clone(), a)),
+            );
+        }
+    }
+    greedy(r, &items)
+}
+
+/// Tries `items` in order, each on top of those accepted so far; one that overlaps an accepted
+/// splice is skipped.
+fn greedy(r: &mut Reducer<'_>, items: &[(Range<usize>, &str)]) -> Result<bool, ReduceError> {
+    let mut state = Splices::default();
+    let mut start = 0;
+    let mut accepted = false;
+    while start < items.len() {
+        let rest = &items[start..];
+        let current = &state;
+        let found = r.first_interesting_by(
+            rest.len(),
+            |i| {
+                let (span, bytes) = &rest[i];
+                let mut s = current.clone();
+                s.add(span.clone(), bytes.as_bytes()).then_some(s)
+            },
+            |s, out| render(r, s, out),
+        )?;
+        let Some(f) = found else { break };
+        r.accept(&f);
+        start += f.index + 1;
+        state = f.edits;
+        accepted = true;
+    }
+    Ok(accepted)
+}
+
+fn content(t: &Token) -> Option<Range<usize>> {
+    match t.kind {
+        TokenKind::Literal { open, close } if t.span.len() >= open + close => {
+            Some(t.span.start + open..t.span.end - close)
+        }
+        _ => None,
+    }
+}
+
+/// Every literal emptied, as many at once as the test allows.
+fn empty_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
+    let changes: Vec<Splices> = lex
+        .tokens
+        .iter()
+        .filter_map(content)
+        .filter(|c| !c.is_empty())
+        .map(|c| {
+            let mut s = Splices::default();
+            s.add(c, b"");
+            s
+        })
+        .collect();
+    apply_changes(r, &changes)
+}
+
+/// ddmin over the characters of each literal that could not be emptied. The literals are taken
+/// from the end of the file to its start, and the tree re-parsed after each: a literal's
+/// changes move only the bytes after it, so the spans of the ones still to do stay true.
+fn shrink_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
+    let mut contents: Vec<Range<usize>> = lex.tokens.iter().filter_map(content).collect();
+    contents.sort_by_key(|c| std::cmp::Reverse((c.start, c.end)));
+    contents.dedup();
+    let mut changed = false;
+    for c in contents {
+        let units = units(&r.tree().source()[c.clone()], c.start);
+        if units.len() < 2 {
+            continue;
+        }
+        let changes: Vec<Splices> = units
+            .into_iter()
+            .map(|u| {
+                let mut s = Splices::default();
+                s.add(u, b"");
+                s
+            })
+            .collect();
+        if apply_changes(r, &changes)? {
+            changed = true;
+            r.commit()?;
+        }
+    }
+    Ok(changed)
+}
+
+/// The characters of `bytes` (starting at `offset` in the source) as byte ranges: a UTF-8
+/// character, or a backslash with the character after it.
+pub(crate) fn units(bytes: &[u8], offset: usize) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let start = i;
+        if bytes[i] == b'\\' && i + 1 < bytes.len() {
+            i += 1;
+        }
+        i += 1;
+        while i < bytes.len() && (bytes[i] & 0xC0) == 0x80 {
+            i += 1;
+        }
+        out.push(offset + start..offset + i);
+    }
+    out
+}
+
+/// Numbers as `0`, as many at once as the test allows, then the rest as `1`.
+fn numbers(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
+    let mut changed = false;
+    for digit in [b"0", b"1"] {
+        let changes: Vec<Splices> = lex
+            .tokens
+            .iter()
+            .filter(|t| t.kind == TokenKind::Number)
+            .filter(|t| shortlex_less(digit, text(r, &t.span)))
+            .map(|t| {
+                let mut s = Splices::default();
+                s.add(t.span.clone(), digit);
+                s
+            })
+            .collect();
+        if apply_changes(r, &changes)? {
+            changed = true;
+            break;
+        }
+    }
+    Ok(changed)
+}
+
+/// White space down to what the grammar needs, as much at once as the test allows.
+fn spaces(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
+    let changes: Vec<Splices> = lex
+        .tokens
+        .iter()
+        .filter_map(|t| match t.kind {
+            TokenKind::Space { min } if shortlex_less(min.as_bytes(), text(r, &t.span)) => {
+                let mut s = Splices::default();
+                s.add(t.span.clone(), min.as_bytes());
+                Some(s)
+            }
+            _ => None,
+        })
+        .collect();
+    apply_changes(r, &changes)
+}
+

@@ -1,0 +1,139 @@
+//! What a format tells the moves below the tree: the tokens of a document that may be
+//! rewritten ([`Lexicon`]), and the text splices such a rewrite is made of ([`Splices`]).
+
+use std::ops::Range;
+
+/// The tokens of a document that the moves below the tree may rewrite, from
+/// [`crate::Format::lexicon`]. Spans are byte ranges of the document's source.
+#[derive(Clone, Debug, Default)]
+pub struct Lexicon {
+    /// The tokens, in any order.
+    pub tokens: Vec<Token>,
+    /// Words that must not become names (keywords of two or three letters, say).
+    pub reserved: &'static [&'static str],
+}
+
+/// One rewritable piece of a document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token {
+    /// Its bytes in the source.
+    pub span: Range<usize>,
+    /// What may become of it.
+    pub kind: TokenKind,
+}
+
+/// What a move may do with a token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TokenKind {
+    /// A name. Every name with the same text in the same namespace is renamed at once, to the
+    /// shortest name that occurs nowhere in the file.
+    Name {
+        /// Names in different namespaces are renamed independently.
+        namespace: u8,
+    },
+    /// A literal (a string, text, an attribute value, a comment) whose content, the span without
+    /// `open` bytes at the start and `close` at the end, may shrink: first to nothing, then
+    /// character by character. A backslash and the character after it are one character, so no
+    /// escape sequence is cut in half.
+    Literal {
+        /// Bytes of the opening delimiter (quotes, a prefix).
+        open: usize,
+        /// Bytes of the closing delimiter.
+        close: usize,
+    },
+    /// A number, tried as `0` and `1`.
+    Number,
+    /// White space that may become `min`, the fewest bytes the grammar allows there.
+    Space {
+        /// The smallest replacement: `""` or `" "`.
+        min: &'static str,
+    },
+    /// A node that may become one of these smaller forms, tried in order (a placeholder such as
+    /// `0`, `pass` or `{}`).
+    Alternatives(&'static [&'static str]),
+}
+
+/// Byte ranges of the current source replaced by bytes: sorted and not overlapping.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Splices(Vec<(Range<usize>, Vec<u8>)>);
+
+impl Splices {
+    /// Adds a splice. Returns `false` (and adds nothing) if it overlaps one already there.
+    pub fn add(&mut self, range: Range<usize>, bytes: &[u8]) -> bool {
+        let i = self.0.partition_point(|(r, _)| r.start < range.start);
+        let clashes_before = i > 0 && self.0[i - 1].0.end > range.start;
+        let clashes_after = self.0.get(i).is_some_and(|(r, _)| r.start < range.end);
+        if clashes_before || clashes_after {
+            return false;
+        }
+        self.0.insert(i, (range, bytes.to_vec()));
+        true
+    }
+
+    /// Whether some splice overlaps `range`.
+    pub fn overlaps(&self, range: &Range<usize>) -> bool {
+        self.0
+            .iter()
+            .any(|(r, _)| r.start < range.end && range.start < r.end)
+    }
+
+    /// All the splices of several sets that do not overlap each other.
+    pub fn union<'s>(parts: impl IntoIterator<Item = &'s Splices>) -> Splices {
+        let mut all: Vec<(Range<usize>, Vec<u8>)> =
+            parts.into_iter().flat_map(|s| s.0.iter().cloned()).collect();
+        all.sort_by_key(|(r, _)| (r.start, r.end));
+        Splices(all)
+    }
+
+    /// `source` with the splices applied.
+    pub fn render(&self, source: &[u8], out: &mut Vec<u8>) {
+        let mut at = 0;
+        for (r, bytes) in &self.0 {
+            if r.start < at || r.end > source.len() {
+                continue;
+            }
+            out.extend_from_slice(&source[at..r.start]);
+            out.extend_from_slice(bytes);
+            at = r.end;
+        }
+        out.extend_from_slice(&source[at.min(source.len())..]);
+    }
+}
+
+/// The runs of blanks (spaces and tabs) in the bytes between tokens that are not at the start
+/// of a line, each as a [`TokenKind::Space`] whose smallest form is nothing, or one space where
+/// the bytes on both sides are parts of words (`is_word`) and would otherwise join.
+pub fn blank_runs(
+    source: &[u8],
+    gaps: impl IntoIterator<Item = Range<usize>>,
+    is_word: fn(u8) -> bool,
+) -> Vec<Token> {
+    let mut out = Vec::new();
+    for gap in gaps {
+        let mut i = gap.start;
+        while i < gap.end {
+            if !matches!(source[i], b' ' | b'\t') {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < gap.end && matches!(source[i], b' ' | b'\t') {
+                i += 1;
+            }
+            let at_line_start = start == 0 || source[start - 1] == b'\n';
+            let at_line_end = i >= source.len() || matches!(source[i], b'\n' | b'\r');
+            if at_line_start && !at_line_end {
+                continue;
+            }
+            let joins = start > 0 && i < source.len() && is_word(source[start - 1]) && is_word(source[i]);
+            let min = if joins && !at_line_end { " " } else { "" };
+            if min.len() < i - start {
+                out.push(Token {
+                    span: start..i,
+                    kind: TokenKind::Space { min },
+                });
+            }
+        }
+    }
+    out
+}

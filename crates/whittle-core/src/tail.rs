@@ -1,0 +1,143 @@
+//! The byte-level tail of [`crate::Algorithm::Auto`], for inputs that are not valid to begin
+//! with (the test is about a malformed file, so the format's gate switched itself off): ddmin over
+//! the characters of the whole file, then over its bytes, within a budget of oracle calls; and,
+//! when the result is a few bytes long, every shorter string over its bytes, so that the report
+//! can say the result is minimal.
+
+use crate::algo::ddmin_by;
+use crate::engine::{ReduceError, Reducer};
+use crate::observe::Gate;
+use std::ops::Range;
+
+/// Oracle calls the tail may spend: as many as the reduction spent before it, at least this.
+const MIN_BUDGET: u64 = 200;
+
+/// The largest number of strings the exhaustive search tries.
+const EXHAUSTIVE_LIMIT: usize = 400;
+
+pub(crate) fn byte_tail(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
+    if r.gate_state() != Gate::SwitchedOff {
+        return Ok(());
+    }
+    r.set_phase("bytes");
+    let spent = r.stats().oracle_calls;
+    r.set_call_limit(Some(spent + spent.max(MIN_BUDGET)));
+    let outcome = bytes_ddmin(r, true)
+        .and_then(|()| bytes_ddmin(r, false))
+        .and_then(|()| exhaustive(r));
+    r.set_call_limit(None);
+    match outcome {
+        Ok(()) | Err(ReduceError::OutOfBudget) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// ddmin over the characters (UTF-8 sequences) or the bytes of the best result.
+fn bytes_ddmin(r: &mut Reducer<'_>, chars: bool) -> Result<(), ReduceError> {
+    let source = r.best().to_vec();
+    let units: Vec<Range<usize>> = if chars {
+        char_units(&source)
+    } else {
+        (0..source.len()).map(|i| i..i + 1).collect()
+    };
+    if chars && units.len() == source.len() {
+        // All ASCII: the byte pass would try the same.
+        return Ok(());
+    }
+    ddmin_by(
+        r,
+        units.len(),
+        |kept| {
+            kept.iter()
+                .flat_map(|&i| source[units[i].clone()].iter().copied())
+                .collect::<Vec<u8>>()
+        },
+        |_, bytes, out| out.extend_from_slice(bytes),
+    )?;
+    Ok(())
+}
+
+fn char_units(bytes: &[u8]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let start = i;
+        i += 1;
+        while i < bytes.len() && (bytes[i] & 0xC0) == 0x80 {
+            i += 1;
+        }
+        out.push(start..i);
+    }
+    out
+}
+
+/// Every string shorter than the best result over the bytes it contains, shortest first; the
+/// first interesting one is accepted and the search repeats from it. When the search ends
+/// without one, no shorter string over those bytes is interesting, and the reducer records the
+/// result as minimal.
+fn exhaustive(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
+    loop {
+        let best = r.best().to_vec();
+        let mut alphabet = best.clone();
+        alphabet.sort_unstable();
+        alphabet.dedup();
+        let Some(candidates) = shorter_strings(&alphabet, best.len()) else {
+            return Ok(());
+        };
+        let found = r.first_interesting_by(
+            candidates.len(),
+            |i| Some(candidates[i].clone()),
+            |c, out| out.extend_from_slice(c),
+        )?;
+        match found {
+            Some(f) => r.accept(&f),
+            None => {
+                r.set_minimal();
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// All strings over `alphabet` shorter than `len`, in shortlex order; `None` if there are more
+/// than [`EXHAUSTIVE_LIMIT`].
+fn shorter_strings(alphabet: &[u8], len: usize) -> Option<Vec<Vec<u8>>> {
+    let mut all: Vec<Vec<u8>> = vec![Vec::new()];
+    let mut level: Vec<Vec<u8>> = vec![Vec::new()];
+    for _ in 1..len {
+        let next: Vec<Vec<u8>> = level
+            .iter()
+            .flat_map(|s| {
+                alphabet.iter().map(move |&b| {
+                    let mut t = s.clone();
+                    t.push(b);
+                    t
+                })
+            })
+            .collect();
+        if all.len() + next.len() > EXHAUSTIVE_LIMIT {
+            return None;
+        }
+        all.extend(next.iter().cloned());
+        level = next;
+    }
+    Some(all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shorter_strings_are_every_string_over_the_alphabet_in_shortlex_order() {
+        let all = shorter_strings(b"ab", 3).unwrap();
+        let expected: Vec<&[u8]> = vec![b"", b"a", b"b", b"aa", b"ab", b"ba", b"bb"];
+        assert_eq!(all, expected);
+        assert!(shorter_strings(b"abcdefghij", 4).is_none(), "1 + 10 + 100 + 1000 > 400");
+    }
+
+    #[test]
+    fn char_units_keep_utf8_sequences_whole() {
+        assert_eq!(char_units("aé€".as_bytes()), vec![0..1, 1..3, 3..6]);
+    }
+}

@@ -1,0 +1,67 @@
+//! The moves below the tree (`auto`) on the toy format, whose lexicon makes leaf labels names,
+//! lets a node with children become `z` and lets blanks between nodes go.
+
+use super::toy::Toy;
+use crate::{Algorithm, Reduction, Splices};
+use std::collections::HashMap;
+
+fn words(bytes: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(bytes)
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+fn auto(input: &str, test: &(dyn Fn(&[u8]) -> bool + Sync)) -> (String, crate::Report) {
+    let reduced = Reduction::new(&Toy, &test, input.as_bytes())
+        .algorithm(Algorithm::Auto)
+        .run()
+        .expect("runs");
+    (String::from_utf8(reduced.best).unwrap(), reduced.report)
+}
+
+#[test]
+fn a_name_is_renamed_everywhere_at_once_and_blanks_go_where_no_words_join() {
+    // Interesting while some word occurs three times and `a` is there. No node can go, `p` cannot
+    // become `z`; `bar` becomes `b` (`a` is taken) in all three places in one test; the blank after
+    // `)` goes, the ones between two words stay.
+    let test = |bytes: &[u8]| {
+        let w = words(bytes);
+        let mut counts: HashMap<&str, usize> = HashMap::new();
+        for x in &w {
+            *counts.entry(x).or_default() += 1;
+        }
+        w.iter().any(|x| x == "a") && counts.values().any(|&c| c >= 3)
+    };
+    let (best, report) = auto("p(bar bar) a bar", &test);
+    assert_eq!(best, "p(b b)a b");
+    assert_eq!(report.algorithm, "auto");
+    assert_eq!(report.stats.tests_by_move.get("rename"), Some(&1));
+}
+
+#[test]
+fn renaming_never_makes_a_name_that_is_already_there() {
+    // Interesting while there are four different words. The leaves `cd` and `ef` are names (`ab`
+    // has children, so it is not one in the toy's lexicon): they become `a` and `c`, since `b` is
+    // in use; `b` itself has no smaller free name.
+    let test = |bytes: &[u8]| {
+        let mut w = words(bytes);
+        w.sort();
+        w.dedup();
+        w.len() == 4
+    };
+    let (best, _) = auto("ab(cd ef) b", &test);
+    assert_eq!(best, "ab(a c)b");
+}
+
+#[test]
+fn splices_refuse_overlaps_and_render_in_order() {
+    let mut s = Splices::default();
+    assert!(s.add(4..6, b"X"));
+    assert!(s.add(0..1, b""));
+    assert!(!s.add(5..8, b"Y"), "overlaps 4..6");
+    let mut out = Vec::new();
+    s.render(b"abcdefgh", &mut out);
+    assert_eq!(out, b"bcdXgh");
+}

@@ -1,0 +1,75 @@
+//! The tokens of a tree-sitter document that the moves below the tree may rewrite: names,
+//! string contents, numbers, blanks between tokens and placeholders, by node kind.
+
+use whittle_core::{Document, Lexicon, Token, TokenKind, blank_runs, gap};
+
+/// Which node kinds of a grammar are which kind of token.
+#[derive(Clone, Copy, Debug)]
+pub struct LexSpec {
+    /// Kinds of names (identifiers, property names): renamed consistently.
+    pub names: &'static [&'static str],
+    /// Kinds of string literals with the bytes of their opening and closing delimiters: their
+    /// content shrinks.
+    pub strings: &'static [(&'static str, usize, usize)],
+    /// Kinds of number literals.
+    pub numbers: &'static [&'static str],
+    /// Node kinds and the smaller forms they may take, tried in order.
+    pub placeholders: &'static [(&'static str, &'static [&'static str])],
+    /// Kinds inside which no blank is touched (string literals, whose blanks are content).
+    pub verbatim: &'static [&'static str],
+    /// Words that must not become names.
+    pub reserved: &'static [&'static str],
+    /// Bytes that form words, between which one blank must stay.
+    pub is_word: fn(u8) -> bool,
+}
+
+/// The lexicon of a document this crate parsed, by the kinds of `spec`.
+pub fn lexicon(spec: &LexSpec, doc: &Document) -> Lexicon {
+    let tree = &doc.tree;
+    let mut tokens = Vec::new();
+    let mut gaps = Vec::new();
+    // Pre-order: a verbatim node's subtree is the id range after it.
+    let mut verbatim_end = 0usize;
+    for n in tree.nodes() {
+        let kind = tree.label(n);
+        let span = tree.span(n);
+        if n.index() < verbatim_end {
+            continue;
+        }
+        if spec.names.contains(&kind) && tree.children(n).is_empty() {
+            tokens.push(Token {
+                span: span.clone(),
+                kind: TokenKind::Name { namespace: 0 },
+            });
+        } else if spec.numbers.contains(&kind) {
+            tokens.push(Token {
+                span: span.clone(),
+                kind: TokenKind::Number,
+            });
+        } else if let Some(&(_, open, close)) = spec.strings.iter().find(|s| s.0 == kind) {
+            tokens.push(Token {
+                span: span.clone(),
+                kind: TokenKind::Literal { open, close },
+            });
+        }
+        if let Some(&(_, alternatives)) = spec.placeholders.iter().find(|p| p.0 == kind) {
+            tokens.push(Token {
+                span: span.clone(),
+                kind: TokenKind::Alternatives(alternatives),
+            });
+        }
+        if spec.verbatim.contains(&kind) {
+            verbatim_end = n.index() + tree.size(n);
+            continue;
+        }
+        let kids = tree.children(n).len();
+        if kids > 0 {
+            gaps.extend((0..=kids).map(|i| gap(tree, n, i)));
+        }
+    }
+    tokens.extend(blank_runs(tree.source(), gaps, spec.is_word));
+    Lexicon {
+        tokens,
+        reserved: spec.reserved,
+    }
+}
