@@ -102,6 +102,8 @@ fn reduces_xml_with_xmllint_to_the_element_holding_the_raw_ampersand() {
             "catalog.xml",
             "--test",
             XMLLINT_TEST,
+            "--algorithm",
+            "gtr*",
             "-j",
             jobs,
             "--report",
@@ -177,6 +179,41 @@ fn every_algorithm_gives_an_interesting_smaller_result() {
     assert!(size("gtr*") <= size("hdd*"), "{sizes:?}");
     assert!(size("hdd*") <= size("hdd"), "{sizes:?}");
 }
+
+#[test]
+fn auto_goes_below_the_tree_and_ends_with_bytes_for_a_malformed_input() {
+    require_xmllint();
+    let case = Case::new();
+    case.write("catalog.xml", CATALOG);
+    let out = case.whittle(&[
+        "reduce",
+        "catalog.xml",
+        "--test",
+        XMLLINT_TEST,
+        "--report",
+        "r.json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let reduced = read(&case.path("catalog.reduced.xml"));
+    let json: serde_json::Value = serde_json::from_str(&read(&case.path("r.json"))).unwrap();
+    assert_eq!(json["algorithm"], "auto", "auto is the default");
+    // The input is not well formed, so the gate is off and the byte-level tail runs after the
+    // tree and the moves below it: what is left is a start tag with an attribute whose value
+    // begins with the raw `&` xmllint complains about.
+    let moves = &json["tests_by_move"];
+    assert!(moves["tree"].as_u64().unwrap() > 0, "{json}");
+    assert!(moves["bytes"].as_u64().unwrap() > 0, "{json}");
+    assert!(reduced.len() <= 10, "{reduced:?}");
+    assert!(reduced.contains('&'), "{reduced:?}");
+    let still = Command::new("sh")
+        .arg("-c")
+        .arg(XMLLINT_TEST.replace("{}", "catalog.reduced.xml"))
+        .current_dir(case.dir.path())
+        .status()
+        .unwrap();
+    assert!(still.success(), "xmllint still says `no name` on {reduced:?}");
+}
+
 
 #[test]
 fn lines_ddmin_keeps_exactly_the_needed_lines() {
@@ -488,6 +525,8 @@ fn rules_filter_candidates_and_the_pass_over_forbidden_ones_keeps_the_size() {
             "r.json",
             "-j",
             "1",
+            "-a",
+            "gtr*",
         ];
         args.extend_from_slice(rules);
         let out = case.whittle(&args);
@@ -542,7 +581,7 @@ fn reduces_python_with_python3_as_the_oracle() {
     let test = "python3 {} 2>&1 | grep -q \"KeyError: 'missing'\"";
     // One run: python3 costs ~30 ms a call; -j independence is covered by the property tests.
     let out = case.whittle(&[
-        "reduce", "app.py", "--test", test, "-j", "2", "--report", "r.json",
+        "reduce", "app.py", "--test", test, "-a", "gtr*", "-j", "2", "--report", "r.json",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let reduced = &read(&case.path("app.reduced.py"));

@@ -19,8 +19,11 @@ fn render(r: &Reducer<'_>, s: &Splices, out: &mut Vec<u8>) {
 }
 
 /// One round of every move below the tree, each over the tokens of the current document.
-/// Returns whether any was accepted. Does nothing for a format without a lexicon, or when the
-/// tree's source is not the file (a re-encoded document).
+/// Returns whether a move that changes the shape of the tree (a placeholder) was accepted: only
+/// then can the tree moves find something new, so only then does `auto` run them again.
+/// Renamings, literals, numbers and blanks change the text of leaves and gaps, which no tree
+/// move looks at. Does nothing for a format without a lexicon, or when the tree's source is not
+/// the file (a re-encoded document).
 pub(crate) fn reduce_below(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
     type Move = fn(&mut Reducer<'_>, &Lexicon) -> Result<bool, ReduceError>;
     let moves: [(&'static str, Move); 6] = [
@@ -31,21 +34,22 @@ pub(crate) fn reduce_below(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
         ("space", spaces),
         ("literal-chars", shrink_literals),
     ];
-    let mut changed = false;
+    let mut structural = false;
     for (name, step) in moves {
         r.commit()?;
         if r.tree().source() != r.best() {
-            return Ok(changed);
+            break;
         }
         let Some(lexicon) = r.format().lexicon(r.doc()) else {
-            return Ok(changed);
+            break;
         };
         r.set_phase(name);
-        changed |= step(r, &lexicon)?;
+        let changed = step(r, &lexicon)?;
+        structural |= changed && name == "placeholder";
     }
     r.commit()?;
     r.set_phase("tree");
-    Ok(changed)
+    Ok(structural)
 }
 
 /// Applies as many of `changes` (disjoint from each other) as the test allows: all of them at
@@ -108,7 +112,9 @@ fn rename(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
     let mut changes = Vec::new();
     for (&(_, name), spans) in order {
         let new = fresh.next(&used);
-        if !shortlex_less(&new, name) {
+        // Only renamings that save bytes: a same-length one (`x` to `i`) costs a test for a
+        // file that is only more canonical.
+        if new.len() >= name.len() {
             fresh.put_back(new);
             continue;
         }

@@ -2,7 +2,7 @@
 //! Reducing it with ddmin is the line-based Delta Debugging baseline of the papers, and it
 //! reduces any text file.
 
-use whittle_core::{Document, Format, ParseError, TreeBuilder};
+use whittle_core::{Document, Format, Lexicon, ParseError, Token, TokenKind, TreeBuilder};
 
 /// Every line is a leaf child of the root.
 #[derive(Clone, Copy, Debug, Default)]
@@ -19,6 +19,27 @@ impl Format for Lines {
 
     fn description(&self) -> &'static str {
         "any text file, one node per line (the line-based DD baseline)"
+    }
+
+    /// Each line's text (without its line break) is a literal, so the last move of `auto` is
+    /// character-level ddmin inside the lines.
+    fn lexicon(&self, doc: &Document) -> Option<Lexicon> {
+        let tree = &doc.tree;
+        let tokens = tree
+            .leaves()
+            .into_iter()
+            .map(|n| Token {
+                span: tree.span(n),
+                kind: TokenKind::Literal {
+                    open: 0,
+                    close: usize::from(tree.text(n).ends_with(b"\n")),
+                },
+            })
+            .collect();
+        Some(Lexicon {
+            tokens,
+            reserved: &[],
+        })
     }
 
     fn parse(&self, input: &[u8]) -> Result<Document, ParseError> {

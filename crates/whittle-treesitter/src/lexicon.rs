@@ -28,14 +28,12 @@ pub fn lexicon(spec: &LexSpec, doc: &Document) -> Lexicon {
     let tree = &doc.tree;
     let mut tokens = Vec::new();
     let mut gaps = Vec::new();
-    // Pre-order: a verbatim node's subtree is the id range after it.
+    // Pre-order: a verbatim node's subtree is the id range up to `verbatim_end`; its tokens are
+    // listed, its blanks are not.
     let mut verbatim_end = 0usize;
     for n in tree.nodes() {
         let kind = tree.label(n);
         let span = tree.span(n);
-        if n.index() < verbatim_end {
-            continue;
-        }
         if spec.names.contains(&kind) && tree.children(n).is_empty() {
             tokens.push(Token {
                 span: span.clone(),
@@ -58,12 +56,11 @@ pub fn lexicon(spec: &LexSpec, doc: &Document) -> Lexicon {
                 kind: TokenKind::Alternatives(alternatives),
             });
         }
-        if spec.verbatim.contains(&kind) {
+        if spec.verbatim.contains(&kind) && n.index() >= verbatim_end {
             verbatim_end = n.index() + tree.size(n);
-            continue;
         }
         let kids = tree.children(n).len();
-        if kids > 0 {
+        if kids > 0 && n.index() >= verbatim_end {
             gaps.extend((0..=kids).map(|i| gap(tree, n, i)));
         }
     }

@@ -42,6 +42,10 @@ impl Format for Xml {
         "XML documents, one node per element, attribute, text run, comment and PI (quick-xml gate)"
     }
 
+    fn lexicon(&self, doc: &Document) -> Option<whittle_core::Lexicon> {
+        Some(crate::lexicon::lexicon(doc))
+    }
+
     fn parse(&self, input: &[u8]) -> Result<Document, ParseError> {
         if let Some(kind) = binary_kind(input) {
             let message = format!("not XML: this is {kind} (its signature, then NUL bytes)");

@@ -15,6 +15,7 @@ mod dtd;
 mod encoding;
 mod format;
 mod gate;
+mod lexicon;
 mod scan;
 
 pub use format::Xml;
