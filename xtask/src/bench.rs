@@ -3,8 +3,8 @@
 
 use crate::cases::{CASES, Case, NpmTool, Oracle, Show, Source, Step, Tool, Version};
 use crate::measure::{CallLog, Usage};
-use crate::others::{Install, Job, Other};
 use crate::plots;
+use crate::reducers::{Install, Job, Other};
 use crate::report::{
     self, CaseSection, Columns, Environment, NotRun, Output, OverheadRow, Report, Row,
 };
@@ -1243,8 +1243,8 @@ fn reduce_once(
     let call_log = dir.join("calls.log");
     let test = format!(
         "{} {} {}",
-        report::shell_quote(&runner.count.to_string_lossy()),
-        report::shell_quote(&call_log.to_string_lossy()),
+        whittle_core::shell_quote(&runner.count.to_string_lossy()),
+        whittle_core::shell_quote(&call_log.to_string_lossy()),
         case.oracle.test_command(&ready.script)
     );
     let mut args: Vec<OsString> = vec![
@@ -1395,7 +1395,7 @@ fn reduce_other(
         std::fs::set_permissions(&test_script, std::fs::Permissions::from_mode(0o755))?;
     }
     let run_in = match other.calls() {
-        crate::others::Calls::FileInCwd => work.clone(),
+        crate::reducers::Calls::FileInCwd => work.clone(),
         _ => dir.clone(),
     };
     eprintln!("reducing with {} -j {jobs}…", other.name());
@@ -1493,7 +1493,7 @@ fn ensure_other(root: &Path, other: Other) -> Result<(PathBuf, String), String> 
             min_python,
             program,
         } => {
-            let dir = root.join(crate::others::TOOLS).join(venv);
+            let dir = root.join(crate::reducers::TOOLS).join(venv);
             let bin = dir.join("bin").join(program);
             let pip_version = || {
                 run(command(dir.join("bin/python")).args(["-m", "pip", "show", package]))
@@ -1517,7 +1517,7 @@ fn ensure_other(root: &Path, other: Other) -> Result<(PathBuf, String), String> 
                 }
                 run(command(dir.join("bin/python"))
                     .args(["-m", "pip", "install", "-q"])
-                    .arg(crate::others::pip_spec(package, version)))?;
+                    .arg(crate::reducers::pip_spec(package, version)))?;
             }
             let got = pip_version().unwrap_or_else(|| "unknown".into());
             let py = run(command(dir.join("bin/python")).arg("--version"))
@@ -1535,7 +1535,7 @@ fn ensure_other(root: &Path, other: Other) -> Result<(PathBuf, String), String> 
             version,
             program,
         } => {
-            let dir = root.join(crate::others::TOOLS).join("cargo");
+            let dir = root.join(crate::reducers::TOOLS).join("cargo");
             let bin = dir.join("bin").join(program);
             let installed = || {
                 run(command(&bin).arg("--version"))
@@ -1587,7 +1587,7 @@ fn find_python(min: (u32, u32)) -> Option<PathBuf> {
     candidates.into_iter().find(|p| {
         capture_any(command(p).arg("--version"))
             .ok()
-            .and_then(|v| crate::others::python_version(&v))
+            .and_then(|v| crate::reducers::python_version(&v))
             .is_some_and(|v| v >= min)
     })
 }
@@ -1712,7 +1712,7 @@ type OverheadCase<'a> = (&'a str, (&'a Path, usize), &'a str, &'a [&'a str], i32
 fn bench_command() -> String {
     let args: Vec<String> = std::env::args()
         .skip(1)
-        .map(|a| report::shell_quote(&a))
+        .map(|a| whittle_core::shell_quote(&a))
         .collect();
     format!("cargo xtask {}", args.join(" "))
 }

@@ -3,10 +3,10 @@
 //! to [`CASES`] (and, for a new kind of input, a [`Source`] variant and its fetch in `bench.rs`).
 //! Nothing here starts a process, so all of it is unit-tested in `tests.rs`.
 
-use crate::others::Other;
-use crate::report::shell_quote;
+use crate::reducers::Other;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use whittle_core::shell_quote;
 
 /// The `--lang` of whittle's line-based format, which `ddmin` works on.
 pub(crate) const LINES: &str = "lines";

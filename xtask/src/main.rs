@@ -3,7 +3,7 @@
 //! - `cargo xtask bench [--quick] [--case ID]... [--reducer ID]... [--out docs/benchmarks.md]`
 //!   builds the release binary, reduces the real cases of `cases.rs` (from
 //!   `../shared/guide/cases.md`) with their algorithms at their `-j` values (`gtr` and `gtr*`
-//!   also with `--no-rules`) and with the other reducers of `others.rs` (installed pinned under
+//!   also with `--no-rules`) and with the other reducers of `reducers.rs` (installed pinned under
 //!   `target/bench-tools/`), every one through the counting wrapper `oracles/count.sh` and under
 //!   `xtask measure` (CPU time, peak memory), installs the npm tools an oracle needs, measures
 //!   whittle's own overhead on tiny inputs, and writes the whole of `docs/benchmarks.md` with the
@@ -22,8 +22,8 @@ mod cases;
 mod corpora;
 mod greduce;
 mod measure;
-mod others;
 mod plots;
+mod reducers;
 mod report;
 mod roundtrip;
 mod summary;

@@ -1019,7 +1019,7 @@ fn comparison(d: &mut String, env: &Environment, cases: &[CaseSection], plots: &
     for o in cases.iter().flat_map(|c| &c.others) {
         if !seen.contains(&o.id.as_str()) {
             seen.push(&o.id);
-            if let Some(other) = crate::others::Other::from_id(&o.id) {
+            if let Some(other) = crate::reducers::Other::from_id(&o.id) {
                 let _ = writeln!(d, "- {} ({}): {}", other.name(), o.version, other.about());
             }
         }
@@ -1279,18 +1279,6 @@ pub(crate) fn utc_date(unix_seconds: u64) -> String {
         secs / 3600,
         secs % 3600 / 60
     )
-}
-
-/// Quotes `s` for a POSIX shell when it needs it.
-pub(crate) fn shell_quote(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b));
-    if plain {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
 }
 
 /// A deterministic XML catalogue of at least `min_bytes` bytes (a little more: it ends on a whole

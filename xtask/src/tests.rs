@@ -3,10 +3,11 @@ use crate::cases::{CASES, Case, LINES, Script, Show, Source, Step, Version, join
 use crate::report::{
     self, CaseSection, Columns, Environment, NotRun, Output, OverheadRow, Report, Row,
     before_after, catalogue, cpu_model, duration, fenced, findings, group_digits, load_average,
-    median, mem_total, overhead_table, percent, reductions_table, shell_quote, utc_date, yes_no,
+    median, mem_total, overhead_table, percent, reductions_table, utc_date, yes_no,
 };
 use crate::roundtrip::{self, Outcome, Tally, first_difference, wanted};
 use std::path::{Path, PathBuf};
+use whittle_core::shell_quote;
 
 /// A report as whittle-cli writes it (keys it has and the benchmark ignores included).
 const REPORT_JSON: &str = r#"{
@@ -1619,7 +1620,7 @@ fn roundtrip_walk_over_a_temporary_tree() {
 // ---- The comparison with other reducers (issue #7) ----
 
 use crate::measure::{CallLog, Usage};
-use crate::others::{Calls, Job, Other, python_version};
+use crate::reducers::{Calls, Job, Other, python_version};
 use crate::summary::{self as summary_mod, Run};
 
 /// Runs the counting wrapper as a reducer would, `count.sh LOG ORACLE FILE ARGS...`.

@@ -236,7 +236,7 @@ impl Other {
     /// The test script the reducer calls (`None` for [`Calls::Direct`]).
     pub(crate) fn test_script(self, job: &Job<'_>) -> Option<String> {
         let file = match self.calls() {
-            Calls::FileInCwd => format!("\"$PWD\"/{}", crate::report::shell_quote(job.file_name)),
+            Calls::FileInCwd => format!("\"$PWD\"/{}", whittle_core::shell_quote(job.file_name)),
             Calls::PathArgument => "\"$1\"".to_string(),
             Calls::Direct => return None,
         };
@@ -246,11 +246,7 @@ impl Other {
             quote_path(job.oracle),
             file,
         ];
-        words.extend(
-            job.oracle_args
-                .iter()
-                .map(|a| crate::report::shell_quote(a)),
-        );
+        words.extend(job.oracle_args.iter().map(|a| whittle_core::shell_quote(a)));
         Some(format!(
             "#!/bin/sh\n# Written by cargo xtask bench for {}: the case's oracle through the \
              counting wrapper.\nexec {}\n",
@@ -310,7 +306,7 @@ impl Other {
 
 /// `'path'` for a shell.
 fn quote_path(p: &Path) -> String {
-    crate::report::shell_quote(&p.to_string_lossy())
+    whittle_core::shell_quote(&p.to_string_lossy())
 }
 
 /// Everything a reducer's command line needs.
