@@ -1,7 +1,7 @@
 //! `cargo xtask bench`: the side of the benchmark that builds, fetches and runs things. The cases
 //! are in `cases.rs`; what is measured is turned into markdown by `report.rs`.
 
-use crate::cases::{CASES, Case, NpmTool, Oracle, Show, Source, Step, Tool, Version};
+use crate::cases::{Case, NpmTool, Oracle, Show, Source, Step, Tool, Version};
 use crate::measure::{CallLog, Usage};
 use crate::plots;
 use crate::reducers::{Install, Job, Other};
@@ -81,7 +81,12 @@ impl BenchArgs {
     }
 
     /// The sections to write: `fresh`, merged with the saved results when there are any.
-    fn sections(&self, saved: Option<&report::Results>, fresh: &[CaseSection]) -> Vec<CaseSection> {
+    fn sections(
+        &self,
+        all: &[Case],
+        saved: Option<&report::Results>,
+        fresh: &[CaseSection],
+    ) -> Vec<CaseSection> {
         let Some(saved) = saved else {
             return fresh.to_vec();
         };
@@ -90,7 +95,7 @@ impl BenchArgs {
             .filter(|o| self.wants(o.id()))
             .map(|o| o.name().to_string())
             .collect();
-        let order: Vec<&str> = CASES.iter().map(|c| c.id).collect();
+        let order: Vec<&str> = all.iter().map(|c| c.id.as_str()).collect();
         report::merge_sections(
             saved,
             fresh.to_vec(),
@@ -111,7 +116,7 @@ struct Ready {
     /// The input described for the document.
     input_note: String,
     /// Environment variables of the oracle (the folder of an npm tool), set for whittle too.
-    env: Vec<(&'static str, PathBuf)>,
+    env: Vec<(String, PathBuf)>,
 }
 
 /// What every reduction shares.
@@ -130,18 +135,18 @@ struct Runner<'a> {
     args: &'a BenchArgs,
 }
 
-/// The cases named by `--case` (all of them without), in the order of [`CASES`].
-pub(crate) fn select_cases(wanted: &[String]) -> Result<Vec<Case>> {
+/// The cases named by `--case` (all of them without), in the order of `all`.
+pub(crate) fn select_cases(all: &[Case], wanted: &[String]) -> Result<Vec<Case>> {
     for id in wanted {
-        if !CASES.iter().any(|c| c.id == id) {
-            let ids: Vec<&str> = CASES.iter().map(|c| c.id).collect();
+        if !all.iter().any(|c| c.id == *id) {
+            let ids: Vec<&str> = all.iter().map(|c| c.id.as_str()).collect();
             bail!("no case `{id}` (known: {})", ids.join(", "));
         }
     }
-    Ok(CASES
+    Ok(all
         .iter()
-        .filter(|c| wanted.is_empty() || wanted.iter().any(|w| w == c.id))
-        .copied()
+        .filter(|c| wanted.is_empty() || wanted.contains(&c.id))
+        .cloned()
         .collect())
 }
 
@@ -165,7 +170,8 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
         eprintln!("redrew {} from {}", out.display(), saved.display());
         return Ok(ExitCode::SUCCESS);
     }
-    let cases = select_cases(&args.cases)?;
+    let all = crate::cases::load(&crate::cases::cases_dir())?;
+    let cases = select_cases(&all, &args.cases)?;
     for id in &args.reducers {
         if id != "whittle" && Other::from_id(id).is_none() {
             let ids: Vec<&str> = Other::ALL.iter().map(|o| o.id()).collect();
@@ -183,7 +189,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
             continue;
         }
         let mut missing = Vec::new();
-        for tool in case.tools {
+        for tool in &case.tools {
             let asked = tool.asked();
             if let Some((_, answer)) = tools.iter().find(|(a, _)| *a == asked) {
                 if answer.starts_with("missing") {
@@ -335,7 +341,12 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
                 "{} of {total} cases done, the overhead rows not yet measured",
                 sections.len()
             ));
-            write_document(&out, &env, &args.sections(saved.as_ref(), &sections), &[])?;
+            write_document(
+                &out,
+                &env,
+                &args.sections(&all, saved.as_ref(), &sections),
+                &[],
+            )?;
         }
     }
 
@@ -344,7 +355,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
     env.load_after = read_proc("/proc/loadavg", report::load_average);
     env.total_seconds = started.elapsed().as_secs_f64();
     env.partial = None;
-    let sections = args.sections(saved.as_ref(), &sections);
+    let sections = args.sections(&all, saved.as_ref(), &sections);
     write_document(&out, &env, &sections, &overhead)?;
     eprintln!(
         "\nwrote {} ({} in all)",
@@ -450,24 +461,24 @@ fn prepare(
     quick: bool,
     tools: &mut Vec<(String, String)>,
 ) -> Result<Result<Ready, CaseSection>> {
-    let not_run = |why: NotRun, input: String| {
+    let not_run = |case: &Case, why: NotRun, input: String| {
         eprintln!("case {}: {}", case.id, why.sentence());
         Ok(Err(CaseSection {
             not_run: Some(why),
-            ..section_head(&case, input, quick)
+            ..section_head(case, input, quick)
         }))
     };
     let unfetched = format!("`{}`", case.file_name);
     if let Some(why) = skip {
-        return not_run(why, unfetched);
+        return not_run(&case, why, unfetched);
     }
-    let mut env: Vec<(&'static str, PathBuf)> = case
+    let mut env: Vec<(String, PathBuf)> = case
         .oracle_env
         .iter()
-        .map(|&(k, v)| (k, PathBuf::from(v)))
+        .map(|(k, v)| (k.clone(), PathBuf::from(v)))
         .collect();
-    if let Some(npm) = case.npm {
-        match ensure_npm(root, &npm) {
+    if let Some(npm) = &case.npm {
+        match ensure_npm(root, npm) {
             Ok(dir) => {
                 let asked = format!("{} (npm {})", npm.name, npm.package);
                 if !tools.iter().any(|(a, _)| *a == asked) {
@@ -476,10 +487,11 @@ fn prepare(
                         format!("{} (`{}`)", npm.version, npm.dir_path().display()),
                     ));
                 }
-                env.push((npm.env, dir));
+                env.push((npm.env.clone(), dir));
             }
             Err(why) => {
                 return not_run(
+                    &case,
                     NotRun::ToolMissing(format!(
                         "{} (npm `{}`) could not be installed in `{}`: {why}",
                         npm.name,
@@ -502,12 +514,12 @@ fn prepare(
                         format!("Debian's libxml2 source, built in `{}`", build.display()),
                     ));
                 }
-                env.push(("XMLLINT_GCOV_DIR", build));
-                env.push(("WHITTLE_COVERAGE_REF", reference));
-                env.push(("WHITTLE_COVERAGE_ORACLE", oracle));
+                env.push(("XMLLINT_GCOV_DIR".into(), build));
+                env.push(("WHITTLE_COVERAGE_REF".into(), reference));
+                env.push(("WHITTLE_COVERAGE_ORACLE".into(), oracle));
             }
             Err(why) => {
-                return not_run(NotRun::ToolMissing(format!("{why:#}")), input_note);
+                return not_run(&case, NotRun::ToolMissing(format!("{why:#}")), input_note);
             }
         }
     }
@@ -520,6 +532,7 @@ fn prepare(
     };
     if !oracle_accepts(&ready, &ready.input)? {
         return not_run(
+            &ready.case,
             NotRun::Broken(format!(
                 "the oracle does not find the original input `{}` interesting (is the tool \
                  working?)",
@@ -528,8 +541,9 @@ fn prepare(
             ready.input_note,
         );
     }
-    if passes_check(&case, &ready.input)? == Some(false) {
+    if passes_check(&ready.case, &ready.input)? == Some(false) {
         return not_run(
+            &ready.case,
             NotRun::Broken(format!(
                 "the original input `{}` already fails the check of the outputs",
                 ready.input.display()
@@ -554,7 +568,7 @@ fn section_head(case: &Case, input: String, quick: bool) -> CaseSection {
         about: case.about.to_string(),
         input,
         oracle: case.oracle_sentence(),
-        check: case.check.map(|c| {
+        check: case.check.as_ref().map(|c| {
             format!(
                 "`{}` (exit 0 = {}), run by the benchmark on every output",
                 c.shown(),
@@ -564,9 +578,9 @@ fn section_head(case: &Case, input: String, quick: bool) -> CaseSection {
         algorithms,
         columns: Columns {
             gate_rejections: case.gate_rejections_column,
-            check: case.check.map(|c| c.name.to_string()),
+            check: case.check.as_ref().map(|c| c.name.clone()),
         },
-        note: case.note.map(str::to_string),
+        note: case.note.clone(),
         ..CaseSection::default()
     }
 }
@@ -593,7 +607,7 @@ fn run_case(
         let mut produced: Vec<Option<Vec<u8>>> = Vec::new();
         let mut files = Vec::new();
         let first = rows.len();
-        for &j in plan.jobs {
+        for &j in &plan.jobs {
             env.max_foreign_rustc = env.max_foreign_rustc.max(foreign_rustc());
             let (row, bytes, file) = reduce_once(runner, ready, step, j)?;
             eprintln!("{}", summary_line(&row));
@@ -610,7 +624,7 @@ fn run_case(
             .iter()
             .find(|(s, _)| s.rules && s.algorithm == step.algorithm && s.lang == step.lang)
             .and_then(|(_, b)| b.as_ref());
-        for (k, ((bytes, file), &j)) in produced.iter().zip(&files).zip(plan.jobs).enumerate() {
+        for (k, ((bytes, file), &j)) in produced.iter().zip(&files).zip(&plan.jobs).enumerate() {
             // The first -j always; the others only where they differ from it.
             let shown = if k == 0 {
                 step.rules || bytes.as_ref() != with_rules
@@ -618,7 +632,7 @@ fn run_case(
                 same == Some(false) && bytes.as_ref() != produced[0].as_ref()
             };
             if let (true, Some(bytes)) = (shown, bytes) {
-                outputs.push(output_shown(case.show, step, j, bytes, file));
+                outputs.push(output_shown(&case.show, step, j, bytes, file));
             }
         }
         firsts.push((step, produced.into_iter().next().flatten()));
@@ -627,11 +641,11 @@ fn run_case(
     let jobs = plan.jobs.iter().copied().max().unwrap_or(1);
     let mut others = Vec::new();
     let mut others_not_run = Vec::new();
-    for &other in plan.others {
+    for &other in &plan.others {
         if !runner.args.wants(other.id()) {
             continue;
         }
-        if !other.handles(case.lang) {
+        if !other.handles(&case.lang) {
             others_not_run.push((
                 other.name().to_string(),
                 format!("not installed for `{}` inputs", case.lang),
@@ -662,8 +676,8 @@ fn run_case(
         others_not_run,
         format: case.lang.to_string(),
         bytes_before: original.len() as u64,
-        nodes_before: summary::tree_nodes(case.lang, &original),
-        tokens_before: summary::tokens(case.lang, &original),
+        nodes_before: summary::tree_nodes(&case.lang, &original),
+        tokens_before: summary::tokens(&case.lang, &original),
         ..section_head(case, ready.input_note.clone(), quick)
     })
 }
@@ -693,13 +707,13 @@ fn other_summary_line(r: &OtherRow) -> String {
 }
 
 /// An output as its case's section shows it: as it is, or as the case's viewer prints it.
-fn output_shown(show: Show, step: Step, jobs: usize, bytes: &[u8], file: &Path) -> Output {
+fn output_shown(show: &Show, step: Step<'_>, jobs: usize, bytes: &[u8], file: &Path) -> Output {
     let (shown, view) = match show {
         Show::Raw => (bytes.to_vec(), None),
         Show::Through { program, args } => {
             let out = command(program)
                 .args(args.iter().map(|a| {
-                    if *a == "{}" {
+                    if a == "{}" {
                         file.as_os_str().to_owned()
                     } else {
                         OsString::from(a)
@@ -747,13 +761,13 @@ pub(crate) fn same_outputs(produced: &[Option<Vec<u8>>]) -> Option<bool> {
 /// The version of a tool, and where it is on `PATH`; `Err` says why it is missing.
 fn tool_version(tool: &Tool) -> Result<String, String> {
     let not_running = || format!("`{}` does not run", tool.program);
-    let version = match tool.version {
+    let version = match &tool.version {
         Version::Args(args) => {
-            let text = capture_any(command(tool.program).args(args)).map_err(|_| not_running())?;
+            let text = capture_any(command(&tool.program).args(args)).map_err(|_| not_running())?;
             text.lines().next().unwrap_or("").trim().to_string()
         }
         Version::Debian(package) => {
-            if on_path(tool.program).is_none() {
+            if on_path(&tool.program).is_none() {
                 return Err(format!("`{}` is not on PATH", tool.program));
             }
             let version = capture(
@@ -765,7 +779,7 @@ fn tool_version(tool: &Tool) -> Result<String, String> {
             format!("Debian {package} {version}")
         }
     };
-    Ok(match on_path(tool.program) {
+    Ok(match on_path(&tool.program) {
         Some(p) => format!("{version} (`{}`)", p.display()),
         None => version,
     })
@@ -782,7 +796,7 @@ fn ensure_npm(root: &Path, tool: &NpmTool) -> Result<PathBuf, String> {
             .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
             .and_then(|v| v.get("version")?.as_str().map(str::to_string))
     };
-    if installed().as_deref() == Some(tool.version) {
+    if installed().as_deref() == Some(tool.version.as_str()) {
         return Ok(dir);
     }
     eprintln!(
@@ -891,15 +905,16 @@ fn fetch_input(root: &Path, case: &Case) -> Result<(PathBuf, String)> {
     if let Some(dir) = file.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    let (origin, verb) = match case.source {
+    let (origin, verb) = match &case.source {
         Source::Debian { package, path } => (
             format!("{}, `{path}`", fetch_debian(&file, package, path)?),
             "kept in",
         ),
         Source::PythonStdlib { path } => (copy_from_stdlib(&file, path)?, "copied to"),
-        Source::Npm { spec, path, append } => {
-            (fetch_npm(root, &file, spec, path, append)?, "kept in")
-        }
+        Source::Npm { spec, path, append } => (
+            fetch_npm(root, &file, spec, path, append.as_deref())?,
+            "kept in",
+        ),
         Source::Shared { path } => {
             let from = shared_dir(root)?.join(path);
             std::fs::copy(&from, &file)
@@ -1097,11 +1112,11 @@ fn oracle_accepts(ready: &Ready, file: &Path) -> Result<bool> {
         .prefix("whittle-bench-check-")
         .tempdir()
         .context("cannot make a temporary directory")?;
-    let copy = dir.path().join(case.file_name);
+    let copy = dir.path().join(&case.file_name);
     std::fs::copy(file, &copy).with_context(|| format!("cannot copy {}", file.display()))?;
     let status = command(script)
         .arg(&copy)
-        .args(case.oracle.args)
+        .args(&case.oracle.args)
         .envs(ready.env.iter().map(|(k, v)| (k, v)))
         .current_dir(dir.path())
         .stdin(Stdio::null())
@@ -1114,11 +1129,11 @@ fn oracle_accepts(ready: &Ready, file: &Path) -> Result<bool> {
 
 /// Runs a case's extra check on `file`: `None` if the case has none.
 fn passes_check(case: &Case, file: &Path) -> Result<Option<bool>> {
-    let Some(check) = case.check else {
+    let Some(check) = &case.check else {
         return Ok(None);
     };
-    let status = command(check.program)
-        .args(check.args)
+    let status = command(&check.program)
+        .args(&check.args)
         .arg(file)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -1157,7 +1172,7 @@ struct Finished {
 fn run_measured(
     program: &Path,
     args: &[OsString],
-    env: &[(&str, PathBuf)],
+    env: &[(String, PathBuf)],
     dir: &Path,
     budget: Duration,
 ) -> Result<Finished> {
@@ -1233,7 +1248,7 @@ fn reduce_once(
         rules,
     } = step;
     let tag = algorithm.replace('*', "star").replace('+', "plus");
-    let dir = runner.work.join(case.id).join(format!(
+    let dir = runner.work.join(&case.id).join(format!(
         "{tag}-{lang}-j{jobs}{}",
         if rules { "" } else { "-norules" }
     ));
@@ -1348,8 +1363,8 @@ fn settle(
         calls,
         wall_seconds: finished.wall,
         bytes_after: bytes.len() as u64,
-        nodes_after: summary::tree_nodes(ready.case.lang, &bytes),
-        tokens_after: summary::tokens(ready.case.lang, &bytes),
+        nodes_after: summary::tree_nodes(&ready.case.lang, &bytes),
+        tokens_after: summary::tokens(&ready.case.lang, &bytes),
         from_wrapper,
     };
     Ok((Some(path), Some(measured)))
@@ -1368,24 +1383,24 @@ fn reduce_other(
     let case = &ready.case;
     let dir = runner
         .work
-        .join(case.id)
+        .join(&case.id)
         .join(format!("{}-j{jobs}", other.id()));
     let work = dir.join("work");
     std::fs::create_dir_all(&work)?;
-    let work_file = work.join(case.file_name);
+    let work_file = work.join(&case.file_name);
     std::fs::copy(&ready.input, &work_file)?;
     let test_script = dir.join("test.sh");
     let call_log = dir.join("calls.log");
     let job = Job {
         dir: &dir,
         work_file: &work_file,
-        file_name: case.file_name,
+        file_name: &case.file_name,
         test_script: &test_script,
         lithium_condition: &runner.lithium_condition,
         count: &runner.count,
         call_log: &call_log,
         oracle: &ready.script,
-        oracle_args: case.oracle.args,
+        oracle_args: &case.oracle.args,
         jobs,
         test_timeout_seconds: case.test_timeout(),
     };

@@ -8,7 +8,9 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 /// Another reducer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// In a case file, a reducer is named by its id ([`Other::id`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub(crate) enum Other {
     CReduce,
     CVise,
@@ -327,7 +329,7 @@ pub(crate) struct Job<'a> {
     pub(crate) call_log: &'a Path,
     /// The case's oracle script and its arguments after the file.
     pub(crate) oracle: &'a Path,
-    pub(crate) oracle_args: &'a [&'a str],
+    pub(crate) oracle_args: &'a [String],
     pub(crate) jobs: usize,
     /// The reducer's own timeout of one test, where it has one.
     pub(crate) test_timeout_seconds: u64,

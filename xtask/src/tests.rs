@@ -1,5 +1,5 @@
 use crate::bench::{same_outputs, select_cases};
-use crate::cases::{CASES, Case, LINES, Script, Show, Source, Step, Version, join_words};
+use crate::cases::{Case, Plan, Script, Show, Source, Step, Version, join_words};
 use crate::report::{
     self, CaseSection, Columns, Environment, NotRun, Output, OverheadRow, Report, Row,
     before_after, catalogue, cpu_model, duration, fenced, findings, group_digits, load_average,
@@ -883,8 +883,8 @@ fn the_pdf_check_and_viewer_are_qpdfs() {
     let run = |bytes: &[u8]| {
         let file = dir.path().join("c.pdf");
         std::fs::write(&file, bytes).unwrap();
-        crate::command(check.program)
-            .args(check.args)
+        crate::command(&check.program)
+            .args(&check.args)
             .arg(&file)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
@@ -912,9 +912,9 @@ fn the_pdf_check_and_viewer_are_qpdfs() {
     let file = dir.path().join("v.pdf");
     std::fs::write(&file, &good).unwrap();
     let view = || {
-        crate::command(program)
+        crate::command(&program)
             .args(args.iter().map(|a| {
-                if *a == "{}" {
+                if a == "{}" {
                     file.as_os_str().to_owned()
                 } else {
                     a.into()
@@ -942,13 +942,30 @@ fn durations_read_well() {
     assert_eq!(duration(3725.0), "1 h 02 min");
 }
 
+/// The `--lang` of whittle's line-based format, which `ddmin` works on.
+const LINES: &str = "lines";
+
+/// The cases of `xtask/cases/`.
+fn all_cases() -> Vec<Case> {
+    crate::cases::load(&crate::cases::cases_dir()).unwrap()
+}
+
 fn case(id: &str) -> Case {
-    *CASES.iter().find(|c| c.id == id).unwrap()
+    all_cases().into_iter().find(|c| c.id == id).unwrap()
+}
+
+/// A plan's (algorithm, format) pairs, to compare with literals.
+fn algos(plan: &Plan) -> Vec<(&str, &str)> {
+    plan.algorithms
+        .iter()
+        .map(|(a, l)| (a.as_str(), l.as_str()))
+        .collect()
 }
 
 #[test]
 fn the_case_list_has_every_case_with_its_plan() {
-    let ids: Vec<&str> = CASES.iter().map(|c| c.id).collect();
+    let cases = all_cases();
+    let ids: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
     assert_eq!(
         ids,
         [
@@ -967,7 +984,7 @@ fn the_case_list_has_every_case_with_its_plan() {
     // xml-iso-entity runs exactly what it ran before cases were a list.
     let xml = case("xml-iso-entity");
     assert_eq!(
-        xml.full.algorithms,
+        algos(&xml.full),
         [
             ("ddmin", "lines"),
             ("hdd", "xml"),
@@ -979,7 +996,7 @@ fn the_case_list_has_every_case_with_its_plan() {
     );
     assert_eq!(xml.full.jobs, [1, 2]);
     assert_eq!(
-        xml.quick.algorithms,
+        algos(&xml.quick),
         [("ddmin", "lines"), ("hdd*", "xml"), ("gtr*", "xml")]
     );
     // Every text reducer runs on it; a quick run compares with picire and C-Vise.
@@ -998,8 +1015,8 @@ fn the_case_list_has_every_case_with_its_plan() {
     assert_eq!(
         xml.source,
         Source::Debian {
-            package: "iso-codes",
-            path: "usr/share/xml/iso-codes/iso_3166-2.xml"
+            package: "iso-codes".into(),
+            path: "usr/share/xml/iso-codes/iso_3166-2.xml".into()
         }
     );
     assert_eq!(
@@ -1016,19 +1033,19 @@ fn the_case_list_has_every_case_with_its_plan() {
     let py = case("py-underlying-dict");
     assert_eq!(py.lang, "python");
     assert_eq!(
-        py.full.algorithms,
+        algos(&py.full),
         [("ddmin", "lines"), ("hdd*", "python"), ("gtr*", "python")]
     );
     assert_eq!(py.full.jobs, [1, 2]);
     assert_eq!(
-        py.quick.algorithms,
+        algos(&py.quick),
         [("ddmin", "lines"), ("hdd*", "python"), ("gtr*", "python")]
     );
     assert_eq!(py.quick.jobs, [1]);
     assert_eq!(
         py.source,
         Source::PythonStdlib {
-            path: "test/crashers/underlying_dict.py"
+            path: "test/crashers/underlying_dict.py".into()
         }
     );
     assert_eq!(
@@ -1044,9 +1061,9 @@ fn the_case_list_has_every_case_with_its_plan() {
         "xtask/oracles/py_segfault.sh {}"
     );
     assert!(py.gate_rejections_column);
-    assert_eq!(py.check.unwrap().name, "valid Python");
+    assert_eq!(py.check.as_ref().unwrap().name, "valid Python");
     assert_eq!(
-        py.check.unwrap().shown(),
+        py.check.as_ref().unwrap().shown(),
         "python3 -c 'import ast,sys; ast.parse(open(sys.argv[1]).read())' FILE"
     );
     // The other reducers are measured on it now, not quoted from issue #3.
@@ -1080,19 +1097,22 @@ fn the_case_list_has_every_case_with_its_plan() {
     assert_eq!(
         paper.source,
         Source::Shared {
-            path: "bench-data/xml-gtr/153603-2010-03-10.xml"
+            path: "bench-data/xml-gtr/153603-2010-03-10.xml".into()
         }
     );
-    for c in CASES {
+    for c in all_cases() {
         assert_eq!(c.coverage, c.id.contains("cov"), "{}", c.id);
     }
-    assert_eq!(xkb.check.unwrap().shown(), "xmllint --noout FILE");
+    assert_eq!(xkb.check.as_ref().unwrap().shown(), "xmllint --noout FILE");
 
     // numbro's looping candidates: a short per-engine timeout in the oracle and a 10 s test
     // timeout for every reducer; the other cases keep the default.
     let numbro = case("js-engines-numbro");
     assert_eq!(numbro.test_timeout(), 10);
-    assert_eq!(numbro.oracle_env, [("ORACLE_TIMEOUT", "2")]);
+    assert_eq!(
+        numbro.oracle_env,
+        [("ORACLE_TIMEOUT".to_string(), "2".to_string())]
+    );
     let sentence = numbro.oracle_sentence();
     assert!(
         sentence.starts_with("`ORACLE_TIMEOUT=2 ../shared/bench/oracles/js_engine_diff.sh {} "),
@@ -1110,14 +1130,14 @@ fn the_case_list_has_every_case_with_its_plan() {
 fn the_pdf_cases_run_pdfcop_at_j2_and_pdfjs_from_target_bench_tools() {
     let js = case("pdf-js-at-opening");
     assert_eq!(js.lang, "pdf");
-    assert_eq!(js.full.algorithms, [("hdd*", "pdf"), ("gtr*", "pdf")]);
+    assert_eq!(algos(&js.full), [("hdd*", "pdf"), ("gtr*", "pdf")]);
     assert_eq!(js.full.jobs, [2]);
-    assert_eq!(js.quick.algorithms, [("gtr*", "pdf")]);
+    assert_eq!(algos(&js.quick), [("gtr*", "pdf")]);
     assert_eq!(js.quick.jobs, [2]);
     assert_eq!(
         js.source,
         Source::Shared {
-            path: "bench-data/pdf/160F-2019.pdf"
+            path: "bench-data/pdf/160F-2019.pdf".into()
         }
     );
     assert_eq!(
@@ -1130,7 +1150,7 @@ fn the_pdf_cases_run_pdfcop_at_j2_and_pdfjs_from_target_bench_tools() {
         js.oracle.test_command(Path::new("/s/pdf_pdfcop.sh")),
         "/s/pdf_pdfcop.sh {} 'caused by \\[:allowJSAtOpening\\]'"
     );
-    assert!(js.note.unwrap().contains("`-j 2` only"));
+    assert!(js.note.as_deref().unwrap().contains("`-j 2` only"));
     assert_eq!(
         js.formats_sentence(false),
         "Algorithms: `hdd*` and `gtr*` on `--lang pdf`; `-j` 2. `gtr*` also run with \
@@ -1138,7 +1158,7 @@ fn the_pdf_cases_run_pdfcop_at_j2_and_pdfjs_from_target_bench_tools() {
     );
 
     let crash = case("pdf-pdfcop-crash");
-    assert_eq!(crash.full.algorithms, [("gtr*", "pdf")]);
+    assert_eq!(algos(&crash.full), [("gtr*", "pdf")]);
     // No other reducer: 3 MB with pdfcop's 1-3 s per call would only measure their budgets.
     assert!(crash.full.others.is_empty());
     assert_eq!(crash.full.jobs, [2]);
@@ -1154,8 +1174,8 @@ fn the_pdf_cases_run_pdfcop_at_j2_and_pdfjs_from_target_bench_tools() {
     let small = case("pdf-openaction-small");
     assert_eq!(small.file_name, "issue6106.pdf");
     assert_eq!(small.full.jobs, [1, 2]);
-    assert_eq!(small.quick.algorithms, [("gtr*", "pdf")]);
-    let npm = small.npm.unwrap();
+    assert_eq!(algos(&small.quick), [("gtr*", "pdf")]);
+    let npm = small.npm.clone().unwrap();
     assert_eq!(npm.env, "PDFJS_DIR");
     assert_eq!(npm.spec(), "pdfjs-dist@4.10.38");
     assert_eq!(npm.dir_path(), Path::new("target/bench-tools/npm/pdfjs4"));
@@ -1179,8 +1199,8 @@ fn the_pdf_cases_run_pdfcop_at_j2_and_pdfjs_from_target_bench_tools() {
             .starts_with("`../shared/bench/oracles/pdf_pdfcop.sh {}")
     );
 
-    for c in [js, crash, small] {
-        let check = c.check.unwrap();
+    for c in [&js, &crash, &small] {
+        let check = c.check.as_ref().unwrap();
         assert_eq!(check.name, "valid PDF");
         assert_eq!(check.shown(), "qpdf --check FILE");
         assert_eq!(
@@ -1192,7 +1212,7 @@ fn the_pdf_cases_run_pdfcop_at_j2_and_pdfjs_from_target_bench_tools() {
     }
     let pdfcop = js.tools.iter().find(|t| t.program == "pdfcop").unwrap();
     // pdfcop has no working --version: its package's version is asked.
-    assert_eq!(pdfcop.version, Version::Debian("origami-pdf"));
+    assert_eq!(pdfcop.version, Version::Debian("origami-pdf".into()));
     assert_eq!(pdfcop.asked(), "pdfcop");
     let qpdf = js.tools.iter().find(|t| t.program == "qpdf").unwrap();
     assert_eq!(qpdf.asked(), "qpdf --version");
@@ -1200,11 +1220,13 @@ fn the_pdf_cases_run_pdfcop_at_j2_and_pdfjs_from_target_bench_tools() {
 
 #[test]
 fn gtr_and_gtr_star_also_run_without_rules_right_after_their_rows() {
-    let step = |algorithm, lang, rules| Step {
-        algorithm,
-        lang,
-        rules,
-    };
+    fn step<'a>(algorithm: &'a str, lang: &'a str, rules: bool) -> Step<'a> {
+        Step {
+            algorithm,
+            lang,
+            rules,
+        }
+    }
     assert_eq!(
         case("xml-iso-entity").full.steps(),
         [
@@ -1223,15 +1245,15 @@ fn gtr_and_gtr_star_also_run_without_rules_right_after_their_rows() {
         [step("gtr*", "pdf", true), step("gtr*", "pdf", false),]
     );
     // Every case's quick plan (where it has one) compares gtr* with and without rules.
-    for c in CASES {
+    for c in all_cases() {
         let steps = c.quick.steps();
         assert!(
-            c.quick.is_empty() || steps.contains(&step("gtr*", c.lang, false)),
+            c.quick.is_empty() || steps.contains(&step("gtr*", &c.lang, false)),
             "{}",
             c.id
         );
         assert!(
-            c.full.steps().contains(&step("gtr*", c.lang, false)),
+            c.full.steps().contains(&step("gtr*", &c.lang, false)),
             "{}",
             c.id
         );
@@ -1240,12 +1262,13 @@ fn gtr_and_gtr_star_also_run_without_rules_right_after_their_rows() {
 
 #[test]
 fn every_case_is_consistent() {
-    let mut ids: Vec<&str> = CASES.iter().map(|c| c.id).collect();
+    let cases = all_cases();
+    let mut ids: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
     ids.sort_unstable();
     ids.dedup();
-    assert_eq!(ids.len(), CASES.len(), "case ids are unique");
+    assert_eq!(ids.len(), cases.len(), "case ids are unique");
     let root = crate::workspace_root();
-    for c in CASES {
+    for c in all_cases() {
         // A case may have no quick plan (a slow oracle), but it always has a full one.
         assert!(!c.full.is_empty(), "{}", c.id);
         assert_eq!(
@@ -1256,27 +1279,27 @@ fn every_case_is_consistent() {
         );
         for quick in [false, true] {
             let plan = c.plan(quick);
-            for &(algorithm, lang) in plan.algorithms {
+            for (algorithm, lang) in &plan.algorithms {
                 assert!(
-                    ["ddmin", "hdd", "hdd*", "hdd+", "gtr", "gtr*"].contains(&algorithm),
+                    ["ddmin", "hdd", "hdd*", "hdd+", "gtr", "gtr*"].contains(&algorithm.as_str()),
                     "{}: {algorithm}",
                     c.id
                 );
-                assert!(lang == LINES || lang == c.lang, "{}: {lang}", c.id);
+                assert!(lang == LINES || *lang == c.lang, "{}: {lang}", c.id);
             }
         }
         // The quick run is a part of the full one.
-        for step in c.quick.algorithms {
+        for step in &c.quick.algorithms {
             assert!(c.full.algorithms.contains(step), "{}: {step:?}", c.id);
         }
-        for j in c.quick.jobs {
+        for j in &c.quick.jobs {
             assert!(c.full.jobs.contains(j), "{}", c.id);
         }
         // Candidates carry the input's name; its extension matches the format.
-        assert_eq!(c.input_path().file_name().unwrap(), c.file_name);
+        assert_eq!(c.input_path().file_name().unwrap(), c.file_name.as_str());
         // Scripts in the repository exist and are executable; shared ones are under ../shared.
         let script = c.oracle.script_path(Path::new("/shared"), &root);
-        match c.oracle.script {
+        match &c.oracle.script {
             Script::Repo(p) => {
                 use std::os::unix::fs::PermissionsExt as _;
                 assert_eq!(script, root.join(p));
@@ -1290,22 +1313,24 @@ fn every_case_is_consistent() {
         }
         // Inputs of the shared folder exist there (when it is there at all).
         let shared = root.join("../shared");
-        if let Source::Shared { path } = c.source
+        if let Source::Shared { path } = &c.source
             && shared.is_dir()
         {
             assert!(shared.join(path).is_file(), "{}: {path}", c.id);
-            assert!(path.ends_with(c.file_name), "{}", c.id);
+            assert!(path.ends_with(&c.file_name), "{}", c.id);
         }
         // An output viewer takes the output file as `{}`.
-        if let Show::Through { args, .. } = c.show {
-            assert_eq!(args.iter().filter(|a| **a == "{}").count(), 1, "{}", c.id);
+        if let Show::Through { args, .. } = &c.show {
+            assert_eq!(args.iter().filter(|a| *a == "{}").count(), 1, "{}", c.id);
         }
     }
 }
 
 #[test]
 fn cases_are_selected_by_id_in_list_order() {
-    let all: Vec<&str> = select_cases(&[]).unwrap().iter().map(|c| c.id).collect();
+    let cases = all_cases();
+    let selected = select_cases(&cases, &[]).unwrap();
+    let all: Vec<&str> = selected.iter().map(|c| c.id.as_str()).collect();
     assert_eq!(
         all,
         [
@@ -1320,17 +1345,20 @@ fn cases_are_selected_by_id_in_list_order() {
             "js-engines-numbro"
         ]
     );
-    let pdf = select_cases(&[
-        "pdf-openaction-small".to_string(),
-        "pdf-js-at-opening".to_string(),
-    ])
+    let pdf = select_cases(
+        &cases,
+        &[
+            "pdf-openaction-small".to_string(),
+            "pdf-js-at-opening".to_string(),
+        ],
+    )
     .unwrap();
     assert_eq!(pdf[0].id, "pdf-js-at-opening");
     assert_eq!(pdf[1].id, "pdf-openaction-small");
-    let some = select_cases(&["py-underlying-dict".to_string()]).unwrap();
+    let some = select_cases(&cases, &["py-underlying-dict".to_string()]).unwrap();
     assert_eq!(some.len(), 1);
     assert_eq!(some[0].id, "py-underlying-dict");
-    let err = select_cases(&["js-nope".to_string()])
+    let err = select_cases(&cases, &["js-nope".to_string()])
         .unwrap_err()
         .to_string();
     assert!(err.contains("no case `js-nope`") && err.contains("py-underlying-dict"));
@@ -1426,8 +1454,8 @@ fn the_python_check_is_pythons_own_parser() {
     let run = |source: &str| {
         let file = dir.path().join("c.py");
         std::fs::write(&file, source).unwrap();
-        crate::command(check.program)
-            .args(check.args)
+        crate::command(&check.program)
+            .args(&check.args)
             .arg(&file)
             .stderr(std::process::Stdio::null())
             .status()
@@ -1720,7 +1748,7 @@ fn job<'a>(dir: &'a Path, work: &'a Path, script: &'a Path, jobs: usize) -> Job<
         count: Path::new("/x/count.sh"),
         call_log: Path::new("/r/calls.log"),
         oracle: Path::new("/o/oracle.sh"),
-        oracle_args: &["a b", "c"],
+        oracle_args: Box::leak(Box::new(["a b".to_string(), "c".to_string()])),
         jobs,
         test_timeout_seconds: 120,
     }
