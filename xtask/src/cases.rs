@@ -456,3 +456,6 @@ pub(crate) fn join_words(words: &[String]) -> String {
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -19,14 +19,25 @@
 
 mod bench;
 mod cases;
+mod cells;
 mod corpora;
+mod document;
+mod findings;
 mod greduce;
+mod inputs;
+mod install;
+mod machine;
 mod measure;
+mod overhead;
 mod plots;
 mod reducers;
 mod report;
+mod results;
 mod roundtrip;
+mod runner;
+mod size;
 mod summary;
+mod tables;
 
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
@@ -107,4 +118,4 @@ fn capture(cmd: &mut Command) -> Result<String> {
 }
 
 #[cfg(test)]
-mod tests;
+mod testutil;

@@ -145,3 +145,6 @@ pub(crate) fn box_plot_svg(runs: &[Run], measure: Measure, title: &str) -> Resul
     }
     Ok(Some(svg))
 }
+
+#[cfg(test)]
+mod tests;

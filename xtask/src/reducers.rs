@@ -2,7 +2,7 @@
 //! installed (from Debian, PyPI or crates.io, pinned), how it is called, where it leaves its
 //! result and how its log says it finished. Each calls the case's oracle through the counting
 //! wrapper `xtask/oracles/count.sh`. Nothing here starts a process except [`ensure`], so the
-//! command lines and the log parsing are unit-tested in `tests.rs`.
+//! command lines and the log parsing are unit-tested beside it.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -365,3 +365,6 @@ pub(crate) fn python_version(text: &str) -> Option<(u32, u32)> {
     let minor = parts.next()?.trim().parse().ok()?;
     Some((major, minor))
 }
+
+#[cfg(test)]
+mod tests;

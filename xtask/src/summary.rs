@@ -2,53 +2,14 @@
 //! one [`Run`] measured the same way from outside (the counting wrapper's oracle calls, whittle's
 //! own parsers for tree nodes, `xtask measure` for CPU time and memory), the paper's Table II
 //! (medians per format), the headline table of the closing note, the `-j` speed-up, and the box
-//! plots (`plotters`, SVG). Nothing here starts a process; the tables are unit-tested in
-//! `tests.rs` on hand-made runs.
+//! plots (`plotters`, SVG, in `plots.rs`). Nothing here starts a process; the tables are
+//! unit-tested on hand-made runs.
 
-use crate::measure::{CallLog, Usage};
-use crate::report::{cell, group_digits, median};
-use serde::{Deserialize, Serialize};
+use crate::cells::{before_after, cell, group_digits, num, pct, speedup, yes_no};
+use crate::measure::Usage;
+use crate::results::{CaseSection, Measured};
+use crate::size::counts_tokens;
 use std::fmt::Write as _;
-
-/// What the benchmark measured of one run from outside, for any reducer.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq, Serialize)]
-pub(crate) struct Measured {
-    pub(crate) usage: Option<Usage>,
-    pub(crate) calls: CallLog,
-    /// The harness's wall-clock seconds around the reducer (`xtask measure`'s own when it wrote
-    /// them).
-    pub(crate) wall_seconds: f64,
-    pub(crate) bytes_after: u64,
-    /// Tree nodes of the output by whittle's parser of the case's format (`None`: unparsable).
-    pub(crate) nodes_after: Option<u64>,
-    /// Lexical tokens of the output ([`tokens`]).
-    #[serde(default)]
-    pub(crate) tokens_after: Option<u64>,
-    /// Whether the result is the smallest interesting candidate the counting wrapper saw, not
-    /// the reducer's own output (a run stopped at its budget, whose own output was missing,
-    /// larger or not interesting).
-    pub(crate) from_wrapper: bool,
-}
-
-/// A run of another reducer on a case.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq, Serialize)]
-pub(crate) struct OtherRow {
-    pub(crate) case: String,
-    /// Its id (`creduce`) and name (`C-Reduce`).
-    pub(crate) id: String,
-    pub(crate) name: String,
-    pub(crate) version: String,
-    pub(crate) jobs: usize,
-    pub(crate) measured: Option<Measured>,
-    pub(crate) budget_minutes_hit: Option<f64>,
-    /// Whether its log says it finished.
-    pub(crate) finished: bool,
-    /// The number of tests it says it ran, where it says.
-    pub(crate) own_calls: Option<u64>,
-    pub(crate) failure: Option<String>,
-    pub(crate) still_interesting: Option<bool>,
-    pub(crate) check: Option<bool>,
-}
 
 /// One run, whoever reduced: what the comparison tables and plots are made of.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -104,24 +65,6 @@ fn share(before: Option<u64>, after: Option<u64>) -> Option<f64> {
     match (before, after) {
         (Some(b), Some(a)) if b > 0 => Some(100.0 * a as f64 / b as f64),
         _ => None,
-    }
-}
-
-/// A percentage as the tables show it (`—` for none).
-pub(crate) fn pct(p: Option<f64>) -> String {
-    let Some(p) = p else {
-        return "—".to_string();
-    };
-    if p <= 0.0 {
-        "0 %".to_string()
-    } else if p >= 10.0 {
-        format!("{p:.0} %")
-    } else if p >= 1.0 {
-        format!("{p:.1} %")
-    } else {
-        // Two significant digits, as `report::percent`.
-        let decimals = ((-p.log10()).ceil() as usize + 1).min(6);
-        format!("{p:.decimals$} %")
     }
 }
 
@@ -223,10 +166,6 @@ pub(crate) fn medians(runs: &[&Run], format: &str, reducer: &str) -> Medians {
         checked: ok.iter().filter(|r| r.valid.is_some()).count(),
         valid: ok.iter().filter(|r| r.valid == Some(true)).count(),
     }
-}
-
-fn num(v: Option<f64>, decimals: usize) -> String {
-    v.map_or_else(|| "—".to_string(), |v| format!("{v:.decimals$}"))
 }
 
 /// The paper's Table II: per format and reducer, the medians over the cases.
@@ -380,12 +319,12 @@ pub(crate) fn runs_table(runs: &[Run]) -> String {
     );
     for r in runs {
         let nodes = match (r.nodes_before, r.nodes_after) {
-            (Some(b), Some(a)) => crate::report::before_after(b, a),
+            (Some(b), Some(a)) => before_after(b, a),
             (Some(b), None) => format!("{} → unparsable", group_digits(b)),
             _ => "—".to_string(),
         };
         let tokens = match (r.tokens_before, r.tokens_after) {
-            (Some(b), Some(a)) => crate::report::before_after(b, a),
+            (Some(b), Some(a)) => before_after(b, a),
             _ => "—".to_string(),
         };
         let mut wall = format!("{:.1}", r.wall_seconds);
@@ -405,12 +344,12 @@ pub(crate) fn runs_table(runs: &[Run]) -> String {
             } else {
                 "shipped"
             },
-            crate::report::before_after(r.bytes_before, r.bytes_after),
+            before_after(r.bytes_before, r.bytes_after),
             group_digits(r.calls),
             num(r.cpu_seconds, 1),
             num(r.peak_kib.map(|k| k as f64 / 1024.0), 0),
-            crate::report::yes_no(r.still_interesting),
-            crate::report::yes_no(r.valid),
+            yes_no(r.still_interesting),
+            yes_no(r.valid),
         );
     }
     out
@@ -452,17 +391,8 @@ pub(crate) fn speedup_table(runs: &[Run]) -> String {
     out
 }
 
-/// `a / b` as a speed-up, `1.85×`.
-pub(crate) fn speedup(a: f64, b: f64) -> String {
-    if b <= 0.0 {
-        "—".to_string()
-    } else {
-        format!("{:.2}×", a / b)
-    }
-}
-
 /// Every measured run of the cases, whittle's and the others', as [`Run`]s.
-pub(crate) fn runs(cases: &[crate::report::CaseSection]) -> Vec<Run> {
+pub(crate) fn runs(cases: &[CaseSection]) -> Vec<Run> {
     let mut out = Vec::new();
     for case in cases {
         for r in &case.rows {
@@ -500,7 +430,7 @@ pub(crate) fn runs(cases: &[crate::report::CaseSection]) -> Vec<Run> {
 }
 
 /// The measured half of a [`Run`].
-fn run_of(case: &crate::report::CaseSection, m: &Measured) -> Run {
+fn run_of(case: &CaseSection, m: &Measured) -> Run {
     Run {
         bytes_before: case.bytes_before,
         bytes_after: m.bytes_after,
@@ -516,80 +446,20 @@ fn run_of(case: &crate::report::CaseSection, m: &Measured) -> Run {
     }
 }
 
-/// Whether tokens are counted for the format: not for PDF, whose objects whittle writes into
-/// compressed object streams (a lexical count of compressed bytes measures nothing). Also
-/// applied to results saved before the rule.
-pub(crate) fn counts_tokens(lang: &str) -> bool {
-    lang != "pdf"
-}
-
-/// The number of lexical tokens of `bytes` in the format `lang`, the measure of the reduction
-/// papers that count tokens (Perses, treereduce): for Python and JavaScript the leaves of the
-/// tree-sitter grammar's concrete tree (identifiers, literals, keywords, punctuation; comments
-/// count as one token each), for the other text formats the words (maximal runs of ASCII
-/// letters, digits and `_`, and of non-ASCII bytes) and each other byte that is not white space.
-/// `None` for PDF ([`counts_tokens`]) and when a grammar cannot be loaded.
-pub(crate) fn tokens(lang: &str, bytes: &[u8]) -> Option<u64> {
-    if !counts_tokens(lang) {
+/// The median of `values` (the mean of the two middle ones for an even count); `None` if empty.
+pub(crate) fn median(values: &[f64]) -> Option<f64> {
+    if values.is_empty() {
         return None;
     }
-    let language: tree_sitter::Language = match lang {
-        "python" => tree_sitter_python::LANGUAGE.into(),
-        "javascript" => tree_sitter_javascript::LANGUAGE.into(),
-        _ => return Some(lexical_tokens(bytes)),
-    };
-    let mut parser = tree_sitter::Parser::new();
-    parser.set_language(&language).ok()?;
-    let tree = parser.parse(bytes, None)?;
-    let mut cursor = tree.walk();
-    let mut count = 0;
-    // Depth-first over every node; a leaf that is not a zero-width stand-in (`MISSING`) is a token.
-    loop {
-        let node = cursor.node();
-        if node.child_count() == 0 && node.end_byte() > node.start_byte() {
-            count += 1;
-        }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return Some(count);
-            }
-        }
-    }
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let mid = v.len() / 2;
+    Some(if v.len() % 2 == 1 {
+        v[mid]
+    } else {
+        (v[mid - 1] + v[mid]) / 2.0
+    })
 }
 
-/// Words and other non-blank bytes: the token count of a format without a grammar here.
-pub(crate) fn lexical_tokens(bytes: &[u8]) -> u64 {
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || !b.is_ascii();
-    let mut count = 0;
-    let mut in_word = false;
-    for &b in bytes {
-        if word(b) {
-            count += u64::from(!in_word);
-            in_word = true;
-        } else {
-            in_word = false;
-            count += u64::from(!b.is_ascii_whitespace());
-        }
-    }
-    count
-}
-
-/// The number of tree nodes of `bytes` by whittle's parser of the format `lang` (`None`: the
-/// parser refuses it, or the format is not one whittle parses into a tree here).
-pub(crate) fn tree_nodes(lang: &str, bytes: &[u8]) -> Option<u64> {
-    use whittle_core::Format;
-    let format: &dyn Format = match lang {
-        "xml" => &whittle_xml::Xml,
-        "python" => &whittle_python::Python,
-        "javascript" => &whittle_javascript::JavaScript,
-        "pdf" => &whittle_pdf::Pdf,
-        _ => return None,
-    };
-    format.parse(bytes).ok().map(|d| d.tree.len() as u64)
-}
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,21 @@
+use crate::testutil::*;
+
+#[test]
+fn box_plots_are_svg_with_a_panel_per_format() {
+    let runs = hand_made_runs();
+    let svg = crate::plots::box_plot_svg(&runs, crate::plots::Measure::Calls, "calls")
+        .unwrap()
+        .unwrap();
+    assert!(svg.starts_with("<svg"), "{}", &svg[..50]);
+    assert!(svg.contains("format: xml") && svg.contains("format: python"));
+    assert!(svg.contains("C-Vise") && svg.contains("whittle gtr*"));
+    let series = crate::plots::series(&runs, crate::plots::Measure::NodesPercent);
+    // picire's uninteresting run is not drawn.
+    let xml = &series[0].1;
+    assert_eq!(xml[0], ("whittle gtr*".to_string(), vec![4.0, 8.0]));
+    assert_eq!(xml[1], ("picire".to_string(), vec![6.0]));
+    assert_eq!(
+        crate::plots::box_plot_svg(&[], crate::plots::Measure::Calls, "x").unwrap(),
+        None
+    );
+}
