@@ -6,21 +6,7 @@ use std::fmt::Write as _;
 
 /// `after` as a percentage of `before`, with enough decimals to be non-zero when it is.
 pub(crate) fn percent(before: u64, after: u64) -> String {
-    if before == 0 {
-        return "—".to_string();
-    }
-    let p = 100.0 * after as f64 / before as f64;
-    if after == 0 {
-        "0 %".to_string()
-    } else if p >= 10.0 {
-        format!("{p:.0} %")
-    } else if p >= 1.0 {
-        format!("{p:.1} %")
-    } else {
-        // Two significant digits.
-        let decimals = ((-p.log10()).ceil() as usize + 1).min(6);
-        format!("{p:.decimals$} %")
-    }
+    pct((before > 0).then(|| 100.0 * after as f64 / before as f64))
 }
 
 /// `before → after (p %)`.
@@ -69,7 +55,8 @@ pub(crate) fn ratio(a: u64, b: u64) -> String {
     }
 }
 
-/// A percentage as the tables show it (`—` for none).
+/// A percentage as the tables show it (`—` for none), with enough decimals to be non-zero when
+/// it is.
 pub(crate) fn pct(p: Option<f64>) -> String {
     let Some(p) = p else {
         return "—".to_string();
@@ -81,7 +68,7 @@ pub(crate) fn pct(p: Option<f64>) -> String {
     } else if p >= 1.0 {
         format!("{p:.1} %")
     } else {
-        // Two significant digits, as `report::percent`.
+        // Two significant digits.
         let decimals = ((-p.log10()).ceil() as usize + 1).min(6);
         format!("{p:.decimals$} %")
     }
@@ -132,6 +119,38 @@ pub(crate) fn fenced(bytes: &[u8], len: usize) -> String {
     let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest.max(2) + 1);
     format!("{fence}\n{}\n{fence}\n", text.trim_end_matches('\n'))
+}
+
+/// Left-, right- and centre-aligned columns of a [`Table`].
+pub(crate) const LEFT: &str = "---";
+pub(crate) const RIGHT: &str = "--:";
+pub(crate) const CENTRE: &str = ":-:";
+
+/// A markdown table: a header line, an alignment line, then one `| a | b |` line per row. Every
+/// table of the document is built with it.
+#[derive(Debug)]
+pub(crate) struct Table(String);
+
+impl Table {
+    /// A table whose columns are (header, alignment: [`LEFT`], [`RIGHT`] or [`CENTRE`]).
+    pub(crate) fn new<'a>(columns: impl IntoIterator<Item = (&'a str, &'a str)>) -> Table {
+        let (headers, aligns): (Vec<&str>, Vec<&str>) = columns.into_iter().unzip();
+        Table(format!(
+            "| {} |\n|{}|\n",
+            headers.join(" | "),
+            aligns.join("|")
+        ))
+    }
+
+    /// Adds a row of cells (already escaped with [`cell`] where they need it).
+    pub(crate) fn row<S: AsRef<str>>(&mut self, cells: &[S]) {
+        let cells: Vec<&str> = cells.iter().map(AsRef::as_ref).collect();
+        let _ = writeln!(self.0, "| {} |", cells.join(" | "));
+    }
+
+    pub(crate) fn finish(self) -> String {
+        self.0
+    }
 }
 
 #[cfg(test)]

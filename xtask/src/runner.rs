@@ -464,18 +464,14 @@ pub(crate) fn summary_line(r: &Row) -> String {
         (_, Some(why)) => format!("  failed: {why}"),
         (Some(rep), None) => format!(
             "  {} → {} bytes, {} oracle calls, {} gate rejections, {} filtered, {:.2} s, still \
-             interesting: {}{}",
+             interesting: {}",
             rep.bytes_before,
             rep.bytes_after,
             rep.oracle_calls,
             rep.gate_rejections,
             rep.filtered,
             rep.wall_seconds,
-            cells::yes_no(r.still_interesting),
-            r.check.map_or(String::new(), |c| format!(
-                ", check: {}",
-                cells::yes_no(Some(c))
-            ))
+            verdicts(r.still_interesting, r.check)
         ),
         (None, None) => "  finished, but wrote no report".to_string(),
     }
@@ -485,7 +481,7 @@ pub(crate) fn other_summary_line(r: &OtherRow) -> String {
     match (&r.measured, &r.failure) {
         (_, Some(why)) => format!("  failed: {why}"),
         (Some(m), None) => format!(
-            "  → {} bytes, {} nodes, {} oracle calls, {:.1} s{}, still interesting: {}{}",
+            "  → {} bytes, {} nodes, {} oracle calls, {:.1} s{}, still interesting: {}",
             m.bytes_after,
             m.nodes_after.map_or("?".to_string(), |n| n.to_string()),
             m.calls.calls,
@@ -495,14 +491,18 @@ pub(crate) fn other_summary_line(r: &OtherRow) -> String {
             } else {
                 ""
             },
-            cells::yes_no(r.still_interesting),
-            r.check.map_or(String::new(), |c| format!(
-                ", check: {}",
-                cells::yes_no(Some(c))
-            ))
+            verdicts(r.still_interesting, r.check)
         ),
         (None, None) => "  finished, but left no output".to_string(),
     }
+}
+
+/// The end of a run's summary line: whether the oracle still accepts the output, and the check.
+fn verdicts(still_interesting: Option<bool>, check: Option<bool>) -> String {
+    let check = check.map_or(String::new(), |c| {
+        format!(", check: {}", cells::yes_no(Some(c)))
+    });
+    format!("{}{check}", cells::yes_no(still_interesting))
 }
 
 /// The last few lines of `stderr`, on one line.

@@ -5,11 +5,12 @@
 //! plots (`plotters`, SVG, in `plots.rs`). Nothing here starts a process; the tables are
 //! unit-tested on hand-made runs.
 
-use crate::cells::{before_after, cell, group_digits, num, pct, speedup, yes_no};
+use crate::cells::{
+    CENTRE, LEFT, RIGHT, Table, before_after, cell, group_digits, num, pct, speedup, yes_no,
+};
 use crate::measure::Usage;
 use crate::results::{CaseSection, Measured};
 use crate::size::counts_tokens;
-use std::fmt::Write as _;
 
 /// One run, whoever reduced: what the comparison tables and plots are made of.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -171,11 +172,18 @@ pub(crate) fn medians(runs: &[&Run], format: &str, reducer: &str) -> Medians {
 /// The paper's Table II: per format and reducer, the medians over the cases.
 pub(crate) fn table_two(runs: &[Run]) -> String {
     let runs = compared(runs);
-    let mut out = String::from(
-        "| format | reducer | cases | median nodes left | median tokens left | median bytes left \
-         | median oracle calls | median wall s | runs at their budget | outputs valid for the \
-         format |\n|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n",
-    );
+    let mut table = Table::new([
+        ("format", LEFT),
+        ("reducer", LEFT),
+        ("cases", RIGHT),
+        ("median nodes left", RIGHT),
+        ("median tokens left", RIGHT),
+        ("median bytes left", RIGHT),
+        ("median oracle calls", RIGHT),
+        ("median wall s", RIGHT),
+        ("runs at their budget", RIGHT),
+        ("outputs valid for the format", RIGHT),
+    ]);
     for f in formats(&runs) {
         for red in reducers(&runs) {
             let m = medians(&runs, &f, &red);
@@ -187,21 +195,21 @@ pub(crate) fn table_two(runs: &[Run]) -> String {
             } else {
                 m.cases.to_string()
             };
-            let _ = writeln!(
-                out,
-                "| {f} | {} | {cases} | {} | {} | {} | {} | {} | {} | {} |",
+            table.row(&[
+                f.clone(),
                 cell(&red),
+                cases,
                 pct(m.nodes_percent),
                 pct(m.tokens_percent),
                 pct(m.bytes_percent),
                 num(m.calls, 0),
                 num(m.wall_seconds, 1),
-                m.budget_hits,
-                m.valid_cell()
-            );
+                m.budget_hits.to_string(),
+                m.valid_cell(),
+            ]);
         }
     }
-    out
+    table.finish()
 }
 
 /// The best other reducer of a format: the smallest median node share (then bytes, then
@@ -234,11 +242,18 @@ pub(crate) fn best_other(runs: &[&Run], format: &str) -> Option<(String, Medians
 /// cases the other reducer has results for.
 pub(crate) fn headline(runs: &[Run]) -> String {
     let runs = compared(runs);
-    let mut out = String::from(
-        "| format | whittle `gtr*`: nodes / bytes left | its oracle calls | its outputs valid \
-         | best other reducer | its nodes / bytes left | its oracle calls | its outputs valid \
-         | smaller | fewer calls |\n|---|--:|--:|--:|---|--:|--:|--:|---|---|\n",
-    );
+    let mut table = Table::new([
+        ("format", LEFT),
+        ("whittle `gtr*`: nodes / bytes left", RIGHT),
+        ("its oracle calls", RIGHT),
+        ("its outputs valid", RIGHT),
+        ("best other reducer", LEFT),
+        ("its nodes / bytes left", RIGHT),
+        ("its oracle calls", RIGHT),
+        ("its outputs valid", RIGHT),
+        ("smaller", LEFT),
+        ("fewer calls", LEFT),
+    ]);
     for f in formats(&runs) {
         let w = medians(&runs, &f, "whittle gtr*");
         if w.cases == 0 {
@@ -264,15 +279,15 @@ pub(crate) fn headline(runs: &[Run]) -> String {
             }
             None => w,
         };
+        let whittle = [
+            f.clone(),
+            format!("{} / {}", pct(w.nodes_percent), pct(w.bytes_percent)),
+            num(w.calls, 0),
+            w.valid_cell(),
+        ];
         let Some((name, o)) = best else {
-            let _ = writeln!(
-                out,
-                "| {f} | {} / {} | {} | {} | — | — | — | — | — | — |",
-                pct(w.nodes_percent),
-                pct(w.bytes_percent),
-                num(w.calls, 0),
-                w.valid_cell()
-            );
+            let dashes = ["—"; 6].map(String::from);
+            table.row(&[whittle.as_slice(), &dashes].concat());
             continue;
         };
         // By tree nodes, then by bytes (also when the other's output does not parse).
@@ -293,30 +308,36 @@ pub(crate) fn headline(runs: &[Run]) -> String {
             (Some(_), Some(_)) => "tie",
             _ => "—",
         };
-        let _ = writeln!(
-            out,
-            "| {f} | {} / {} | {} | {} | {} | {} / {} | {} | {} | {smaller} | {fewer} |",
-            pct(w.nodes_percent),
-            pct(w.bytes_percent),
-            num(w.calls, 0),
-            w.valid_cell(),
+        let other = [
             cell(&name),
-            pct(o.nodes_percent),
-            pct(o.bytes_percent),
+            format!("{} / {}", pct(o.nodes_percent), pct(o.bytes_percent)),
             num(o.calls, 0),
-            o.valid_cell()
-        );
+            o.valid_cell(),
+            smaller.to_string(),
+            fewer.to_string(),
+        ];
+        table.row(&[whittle.as_slice(), &other].concat());
     }
-    out
+    table.finish()
 }
 
 /// Every run, one row each: the per-case comparison with the same measures for every reducer.
 pub(crate) fn runs_table(runs: &[Run]) -> String {
-    let mut out = String::from(
-        "| case | reducer | -j | rules | bytes before → after (%) | nodes before → after (%) \
-         | tokens before → after (%) | oracle calls | wall s | CPU s | peak MiB | still \
-         interesting | valid |\n|---|---|--:|---|--:|--:|--:|--:|--:|--:|--:|:-:|:-:|\n",
-    );
+    let mut table = Table::new([
+        ("case", LEFT),
+        ("reducer", LEFT),
+        ("-j", RIGHT),
+        ("rules", LEFT),
+        ("bytes before → after (%)", RIGHT),
+        ("nodes before → after (%)", RIGHT),
+        ("tokens before → after (%)", RIGHT),
+        ("oracle calls", RIGHT),
+        ("wall s", RIGHT),
+        ("CPU s", RIGHT),
+        ("peak MiB", RIGHT),
+        ("still interesting", CENTRE),
+        ("valid", CENTRE),
+    ]);
     for r in runs {
         let nodes = match (r.nodes_before, r.nodes_after) {
             (Some(b), Some(a)) => before_after(b, a),
@@ -331,36 +352,43 @@ pub(crate) fn runs_table(runs: &[Run]) -> String {
         if r.budget_hit {
             wall.push_str(" (**budget**)");
         }
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {nodes} | {tokens} | {} | {wall} | {} | {} | {} | {} |",
+        let rules = if !r.reducer.starts_with("whittle") {
+            "n/a"
+        } else if r.no_rules {
+            "none"
+        } else {
+            "shipped"
+        };
+        table.row(&[
             cell(&r.case),
             cell(&r.reducer),
-            r.jobs,
-            if !r.reducer.starts_with("whittle") {
-                "n/a"
-            } else if r.no_rules {
-                "none"
-            } else {
-                "shipped"
-            },
+            r.jobs.to_string(),
+            rules.to_string(),
             before_after(r.bytes_before, r.bytes_after),
+            nodes,
+            tokens,
             group_digits(r.calls),
+            wall,
             num(r.cpu_seconds, 1),
             num(r.peak_kib.map(|k| k as f64 / 1024.0), 0),
-            yes_no(r.still_interesting),
-            yes_no(r.valid),
-        );
+            yes_no(r.still_interesting).to_string(),
+            yes_no(r.valid).to_string(),
+        ]);
     }
-    out
+    table.finish()
 }
 
 /// `-j 1` against `-j 2` for every whittle run that ran at both, same rules.
 pub(crate) fn speedup_table(runs: &[Run]) -> String {
-    let mut out = String::from(
-        "| case | reducer | rules | wall s at -j 1 | wall s at -j 2 | speed-up | oracle calls -j 1 \
-         / -j 2 |\n|---|---|---|--:|--:|--:|--:|\n",
-    );
+    let mut table = Table::new([
+        ("case", LEFT),
+        ("reducer", LEFT),
+        ("rules", LEFT),
+        ("wall s at -j 1", RIGHT),
+        ("wall s at -j 2", RIGHT),
+        ("speed-up", RIGHT),
+        ("oracle calls -j 1 / -j 2", RIGHT),
+    ]);
     let mut any = false;
     for one in runs.iter().filter(|r| r.jobs == 1) {
         let Some(two) = runs.iter().find(|r| {
@@ -372,23 +400,20 @@ pub(crate) fn speedup_table(runs: &[Run]) -> String {
             continue;
         };
         any = true;
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {:.2} | {:.2} | {} | {} / {} |",
+        table.row(&[
             cell(&one.case),
             cell(&one.reducer),
-            if one.no_rules { "none" } else { "shipped" },
-            one.wall_seconds,
-            two.wall_seconds,
+            (if one.no_rules { "none" } else { "shipped" }).to_string(),
+            format!("{:.2}", one.wall_seconds),
+            format!("{:.2}", two.wall_seconds),
             speedup(one.wall_seconds, two.wall_seconds),
-            group_digits(one.calls),
-            group_digits(two.calls),
-        );
+            format!("{} / {}", group_digits(one.calls), group_digits(two.calls)),
+        ]);
     }
     if !any {
         return String::new();
     }
-    out
+    table.finish()
 }
 
 /// Every measured run of the cases, whittle's and the others', as [`Run`]s.

@@ -1,6 +1,6 @@
 //! The tables of a case's section and of the overhead and filtering sections.
 
-use crate::cells::{before_after, cell, group_digits, ratio, yes_no};
+use crate::cells::{CENTRE, LEFT, RIGHT, Table, before_after, cell, group_digits, ratio, yes_no};
 use crate::report::Report;
 use crate::results::{CaseSection, Columns, OverheadRow, Row};
 use crate::summary::median;
@@ -8,37 +8,30 @@ use std::fmt::Write as _;
 
 /// A case's table, one line per reduction.
 pub(crate) fn reductions_table(rows: &[Row], columns: &Columns) -> String {
-    let mut header = vec![
-        "case",
-        "algorithm",
-        "lang",
-        "-j",
-        "rules",
-        "bytes before → after (%)",
-        "nodes before → after (%)",
-        "oracle calls",
-        "cache hits",
-    ];
-    let mut align = vec![
-        "---", "---", "---", "--:", "---", "--:", "--:", "--:", "--:",
+    let mut cols = vec![
+        ("case", LEFT),
+        ("algorithm", LEFT),
+        ("lang", LEFT),
+        ("-j", RIGHT),
+        ("rules", LEFT),
+        ("bytes before → after (%)", RIGHT),
+        ("nodes before → after (%)", RIGHT),
+        ("oracle calls", RIGHT),
+        ("cache hits", RIGHT),
     ];
     if columns.gate_rejections {
-        header.push("gate rejections");
-        align.push("--:");
+        cols.push(("gate rejections", RIGHT));
     }
-    header.extend([
-        "wall s",
-        "share of wall time outside the oracle",
-        "still interesting",
+    cols.extend([
+        ("wall s", RIGHT),
+        ("share of wall time outside the oracle", RIGHT),
+        ("still interesting", CENTRE),
     ]);
-    align.extend(["--:", "--:", ":-:"]);
     if let Some(name) = &columns.check {
-        header.push(name);
-        align.push(":-:");
+        cols.push((name, CENTRE));
     }
-    header.push("same output for -j 1 and -j 2");
-    align.push(":-:");
-    let mut out = format!("| {} |\n|{}|\n", header.join(" | "), align.join("|"));
+    cols.push(("same output for -j 1 and -j 2", CENTRE));
+    let mut table = Table::new(cols);
     for r in rows {
         let dash = || "—".to_string();
         let (bytes, nodes, calls, hits, gate, wall, outside) = match &r.report {
@@ -83,25 +76,30 @@ pub(crate) fn reductions_table(rows: &[Row], columns: &Columns) -> String {
             line.push(yes_no(r.check).to_string());
         }
         line.push(yes_no(r.same_output_across_jobs).to_string());
-        let _ = writeln!(out, "| {} |", line.join(" | "));
+        table.row(&line);
     }
-    out
+    table.finish()
 }
 
 /// A case's table of other reducers' runs.
 pub(crate) fn others_table(rows: &[crate::results::OtherRow], columns: &Columns) -> String {
-    let mut out = String::from(
-        "| reducer | -j | bytes after | nodes after | oracle calls (wrapper) | wall s | CPU s | \
-         peak MiB | share of wall time outside the oracle | finished | still interesting |",
-    );
-    let mut align = String::from("|---|--:|--:|--:|--:|--:|--:|--:|--:|:-:|:-:|");
+    let mut cols = vec![
+        ("reducer", LEFT),
+        ("-j", RIGHT),
+        ("bytes after", RIGHT),
+        ("nodes after", RIGHT),
+        ("oracle calls (wrapper)", RIGHT),
+        ("wall s", RIGHT),
+        ("CPU s", RIGHT),
+        ("peak MiB", RIGHT),
+        ("share of wall time outside the oracle", RIGHT),
+        ("finished", CENTRE),
+        ("still interesting", CENTRE),
+    ];
     if let Some(name) = &columns.check {
-        let _ = write!(out, " {name} |");
-        align.push_str(":-:|");
+        cols.push((name, CENTRE));
     }
-    out.push('\n');
-    out.push_str(&align);
-    out.push('\n');
+    let mut table = Table::new(cols);
     for r in rows {
         let dash = || "—".to_string();
         let m = r.measured.as_ref();
@@ -122,29 +120,33 @@ pub(crate) fn others_table(rows: &[crate::results::OtherRow], columns: &Columns)
         {
             let _ = write!(calls, " (it says {own})");
         }
-        let _ = write!(
-            out,
-            "| {} {} | {} | {bytes} | {} | {calls} | {wall} | {} | {} | {} | {} | {} |",
-            r.name,
-            cell(r.version.split(" (").next().unwrap_or("")),
-            r.jobs,
+        let mut line = vec![
+            format!(
+                "{} {}",
+                r.name,
+                cell(r.version.split(" (").next().unwrap_or(""))
+            ),
+            r.jobs.to_string(),
+            bytes,
             m.and_then(|m| m.nodes_after)
                 .map_or("unparsable".to_string(), group_digits),
+            calls,
+            wall,
             m.and_then(|m| m.usage.as_ref())
                 .map_or_else(dash, |u| format!("{:.1}", u.cpu_seconds())),
             m.and_then(|m| m.usage.as_ref())
                 .map_or_else(dash, |u| format!("{:.0}", u.max_rss_kib as f64 / 1024.0)),
             m.and_then(|m| m.calls.outside_share_percent(m.wall_seconds))
                 .map_or_else(dash, |p| format!("{p:.1} %")),
-            if r.finished { "yes" } else { "no" },
-            yes_no(r.still_interesting),
-        );
+            (if r.finished { "yes" } else { "no" }).to_string(),
+            yes_no(r.still_interesting).to_string(),
+        ];
         if columns.check.is_some() {
-            let _ = write!(out, " {} |", yes_no(r.check));
+            line.push(yes_no(r.check).to_string());
         }
-        out.push('\n');
+        table.row(&line);
     }
-    out
+    table.finish()
 }
 
 /// The `gtr*` rows of a case compared in the filtering table: with the shipped rules and with
@@ -163,12 +165,19 @@ pub(crate) fn filtering_pair(case: &CaseSection) -> Option<(&Row, &Row)> {
 
 /// The table of "What filtering buys": per case, `gtr*` with and without the shipped rules.
 pub(crate) fn filtering_table(cases: &[CaseSection]) -> String {
-    let mut out = String::from(
-        "| case | lang | -j | bytes after, shipped rules | bytes after, no rules | oracle calls, \
-         shipped rules | oracle calls, no rules | calls with ÷ without rules | candidates \
-         filtered by the rules | wall s, shipped rules | wall s, no rules |\n\
-         |---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
-    );
+    let mut table = Table::new([
+        ("case", LEFT),
+        ("lang", LEFT),
+        ("-j", RIGHT),
+        ("bytes after, shipped rules", RIGHT),
+        ("bytes after, no rules", RIGHT),
+        ("oracle calls, shipped rules", RIGHT),
+        ("oracle calls, no rules", RIGHT),
+        ("calls with ÷ without rules", RIGHT),
+        ("candidates filtered by the rules", RIGHT),
+        ("wall s, shipped rules", RIGHT),
+        ("wall s, no rules", RIGHT),
+    ]);
     for case in cases {
         let Some((with, without)) = filtering_pair(case) else {
             continue;
@@ -188,31 +197,39 @@ pub(crate) fn filtering_table(cases: &[CaseSection]) -> String {
             (Some(a), Some(b)) => ratio(a.oracle_calls, b.oracle_calls),
             _ => dash(),
         };
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {} | {} | {calls} | {} | {} | {} |",
+        table.row(&[
             cell(&case.id),
-            with.lang,
-            with.jobs,
+            with.lang.clone(),
+            with.jobs.to_string(),
             num(with, |r| r.bytes_after),
             num(without, |r| r.bytes_after),
             num(with, |r| r.oracle_calls),
             num(without, |r| r.oracle_calls),
+            calls,
             num(with, |r| r.filtered),
             wall(with),
             wall(without),
-        );
+        ]);
     }
-    out
+    table.finish()
 }
 
 /// The overhead table, one line per measurement.
 pub(crate) fn overhead_table(rows: &[OverheadRow]) -> String {
-    let mut out = String::from(
-        "| case | input bytes | test | algorithm | -j | other options | exit status (expected) \
-         | runs | median wall ms | min–max ms | oracle calls | bytes before → after (%) |\n\
-         |---|--:|---|---|--:|---|---|--:|--:|--:|--:|--:|\n",
-    );
+    let mut table = Table::new([
+        ("case", LEFT),
+        ("input bytes", RIGHT),
+        ("test", LEFT),
+        ("algorithm", LEFT),
+        ("-j", RIGHT),
+        ("other options", LEFT),
+        ("exit status (expected)", LEFT),
+        ("runs", RIGHT),
+        ("median wall ms", RIGHT),
+        ("min–max ms", RIGHT),
+        ("oracle calls", RIGHT),
+        ("bytes before → after (%)", RIGHT),
+    ]);
     for r in rows {
         let exits: Vec<String> = r
             .exits
@@ -242,23 +259,26 @@ pub(crate) fn overhead_table(rows: &[OverheadRow]) -> String {
             ),
             None => ("—".to_string(), "—".to_string()),
         };
-        let _ = writeln!(
-            out,
-            "| {} | {} | `{}` | `{}` | {} | {} | {exit} | {} | {med} | {range} | {calls} | {after} |",
+        table.row(&[
             cell(&r.case),
             group_digits(r.input_bytes as u64),
-            cell(&r.test),
-            r.algorithm,
-            r.jobs,
+            format!("`{}`", cell(&r.test)),
+            format!("`{}`", r.algorithm),
+            r.jobs.to_string(),
             if r.options.is_empty() {
                 "—".to_string()
             } else {
                 format!("`{}`", cell(&r.options))
             },
-            r.walls.len(),
-        );
+            exit,
+            r.walls.len().to_string(),
+            med,
+            range,
+            calls,
+            after,
+        ]);
     }
-    out
+    table.finish()
 }
 
 #[cfg(test)]

@@ -213,6 +213,19 @@ pub(crate) fn pdf_section(rows: Vec<Row>) -> CaseSection {
     }
 }
 
+/// Every case's id, in the order of the document.
+pub(crate) const CASE_IDS: [&str; 9] = [
+    "xml-iso-entity",
+    "xml-cov-xkb",
+    "xml-gtr-coverage-153603",
+    "py-underlying-dict",
+    "pdf-js-at-opening",
+    "pdf-pdfcop-crash",
+    "pdf-openaction-small",
+    "js-prettier-acorn",
+    "js-engines-numbro",
+];
+
 /// The `--lang` of whittle's line-based format, which `ddmin` works on.
 pub(crate) const LINES: &str = "lines";
 
