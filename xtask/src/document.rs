@@ -27,7 +27,7 @@ pub(crate) fn document(
         d,
         "This file is written entirely by `cargo xtask bench`: do not edit it, rerun the command \
          (`--quick` for the short version). The cases come from `../shared/guide/cases.md`{}; \
-         they are listed in `xtask/src/cases.rs`. What was measured is saved in \
+         each is one file of `xtask/cases/`. What was measured is saved in \
          `benchmarks.json` beside this file: `cargo xtask bench --redraw` draws the document \
          again from it, and a run of some cases or reducers (`--case`, `--reducer`) replaces \
          only their results.{}\n",

@@ -198,6 +198,19 @@ pub(crate) struct Finished {
     pub(crate) usage: Option<Usage>,
 }
 
+impl Finished {
+    /// Why a run failed: its exit status, how long it ran, and the end of `log`.
+    pub(crate) fn failure(&self, log: &str) -> String {
+        format!(
+            "exit {} after {:.1} s: {}",
+            self.exit
+                .map_or("by a signal".to_string(), |c| c.to_string()),
+            self.wall,
+            crate::runner::stderr_tail(log)
+        )
+    }
+}
+
 /// Runs `program args` in `dir` under `xtask measure` (which measures the CPU time and peak
 /// memory of its process tree); past `budget` it is sent SIGTERM through `measure` (whittle then
 /// writes its best so far and its report; other reducers stop), and a minute later SIGKILL.

@@ -265,14 +265,7 @@ pub(crate) fn reduce_once(
     };
     let interrupted_ok = finished.budget_hit && finished.exit == Some(130);
     if finished.exit != Some(0) && !interrupted_ok {
-        row.failure = Some(format!(
-            "exit {} after {:.1} s: {}",
-            finished
-                .exit
-                .map_or("by a signal".to_string(), |c| c.to_string()),
-            finished.wall,
-            stderr_tail(&finished.stderr)
-        ));
+        row.failure = Some(finished.failure(&finished.stderr));
     }
     if let Ok(text) = std::fs::read_to_string(&json) {
         row.report = Some(Report::from_json(&text).with_context(|| json.display().to_string())?);
@@ -347,14 +340,7 @@ pub(crate) fn reduce_other(
         ..OtherRow::default()
     };
     if !finished.budget_hit && finished.exit != Some(0) {
-        row.failure = Some(format!(
-            "exit {} after {:.1} s: {}",
-            finished
-                .exit
-                .map_or("by a signal".to_string(), |c| c.to_string()),
-            finished.wall,
-            stderr_tail(&log)
-        ));
+        row.failure = Some(finished.failure(&log));
     }
     let own = other.output(&job, &log);
     let (result, measured) = settle(ready, &own, &call_log, &finished)?;
