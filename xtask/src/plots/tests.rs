@@ -19,3 +19,32 @@ fn box_plots_are_svg_with_a_panel_per_format() {
         None
     );
 }
+
+#[test]
+fn learning_curves_are_svg_with_a_panel_per_corpus() {
+    let manifest: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(crate::workspace_root().join("corpora/manifest.json")).unwrap(),
+    )
+    .unwrap();
+    let corpora = manifest.as_object().unwrap();
+    let points: Vec<Vec<(u64, usize)>> = corpora
+        .values()
+        .map(|e| serde_json::from_value(e["curve"].clone()).unwrap())
+        .collect();
+    let curves: Vec<crate::plots::Curve<'_>> = corpora
+        .iter()
+        .zip(&points)
+        .map(|((format, e), points)| crate::plots::Curve {
+            format,
+            files: e["files"].as_u64().unwrap(),
+            points,
+        })
+        .collect();
+    let svg = crate::plots::learning_curve_svg(&curves).unwrap();
+    assert!(svg.starts_with("<svg"), "{}", &svg[..50]);
+    for c in &curves {
+        let caption = format!("{} ({} files)", c.format, c.files);
+        assert!(svg.contains(&caption), "{caption}");
+    }
+    assert!(svg.contains("files analysed") && svg.contains("context pairs"));
+}
