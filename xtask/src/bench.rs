@@ -7,7 +7,7 @@ use crate::cases::Case;
 use crate::install::{build_release, ensure_npm, ensure_other, tool_version};
 use crate::measure::{MEASURE, private_copy};
 use crate::reducers::Other;
-use crate::results::{self, CaseSection, Columns, Environment, NotRun, OverheadRow, Results};
+use crate::results::{self, CaseSection, Environment, NotRun, OverheadRow, Results};
 use crate::runner::{Ready, Runner, oracle_accepts, passes_check, run_case};
 use crate::{
     capture, cells, command, document, findings, inputs, machine, overhead, plots, summary,
@@ -59,7 +59,7 @@ pub(crate) struct BenchArgs {
 impl BenchArgs {
     /// Whether `--reducer` selects `id` (everything when it is not given).
     pub(crate) fn wants(&self, id: &str) -> bool {
-        self.reducers.is_empty() || self.reducers.iter().any(|r| r == id)
+        crate::runner::wants(&self.reducers, id)
     }
 
     /// The saved results this run adds to: those of the last run of the same kind (quick or
@@ -275,7 +275,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
         lithium_condition: root.join("xtask/oracles/lithium_exit0.py"),
         others,
         others_missing,
-        args,
+        reducers: &args.reducers,
     };
     let out = root.join(&args.out);
     if let Some(dir) = out.parent() {
@@ -399,7 +399,7 @@ fn prepare(
         eprintln!("case {}: {}", case.id, why.sentence());
         Ok(Err(CaseSection {
             not_run: Some(why),
-            ..section_head(case, input, quick)
+            ..crate::runner::section_head(case, input, quick)
         }))
     };
     let unfetched = format!("`{}`", case.file_name);
@@ -486,37 +486,6 @@ fn prepare(
         );
     }
     Ok(Ok(ready))
-}
-
-/// What a case's section says whether or not it runs: what it is, its input, oracle, check and
-/// plan.
-pub(crate) fn section_head(case: &Case, input: String, quick: bool) -> CaseSection {
-    let mut algorithms = case.formats_sentence(quick);
-    if quick && case.plan(true).is_empty() {
-        algorithms =
-            case.formats_sentence(false)
-                .replacen("Algorithms:", "Algorithms of a full run:", 1);
-    }
-    CaseSection {
-        id: case.id.to_string(),
-        about: case.about.to_string(),
-        input,
-        oracle: case.oracle_sentence(),
-        check: case.check.as_ref().map(|c| {
-            format!(
-                "`{}` (exit 0 = {}), run by the benchmark on every output",
-                c.shown(),
-                c.name
-            )
-        }),
-        algorithms,
-        columns: Columns {
-            gate_rejections: case.gate_rejections_column,
-            check: case.check.as_ref().map(|c| c.name.clone()),
-        },
-        note: case.note.clone(),
-        ..CaseSection::default()
-    }
 }
 
 /// The budget of the other reducers' runs: `--others-budget-minutes`, at most 2 with `--quick`.

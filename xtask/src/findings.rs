@@ -2,7 +2,7 @@
 
 use crate::cells::{cell, group_digits};
 use crate::report::Report;
-use crate::results::{CaseSection, NotRun, OverheadRow};
+use crate::results::{CaseSection, NotRun, OverheadRow, Row};
 
 /// Problems worth a bug report, found in the rows: outputs the oracle rejects or that fail the
 /// case's check, outputs that depend on `-j`, failed and interrupted runs, reports whose timings
@@ -18,7 +18,7 @@ pub(crate) fn findings(cases: &[CaseSection], overhead: &[OverheadRow]) -> Vec<S
             Some(NotRun::NoQuickPlan) | None => {}
         }
         for r in &case.rows {
-            let what = r.what(&case.id);
+            let what = what(r, &case.id);
             if let Some(why) = &r.failure {
                 out.push(format!("{what} failed: {}", cell(why)));
             }
@@ -84,6 +84,17 @@ pub(crate) fn findings(cases: &[CaseSection], overhead: &[OverheadRow]) -> Vec<S
         }
     }
     out
+}
+
+/// The run named in findings: case, algorithm, format, `-j` and `--no-rules`.
+fn what(r: &Row, case: &str) -> String {
+    format!(
+        "{case}: `{}` (`--lang {}`, `-j {}`{})",
+        r.algorithm,
+        r.lang,
+        r.jobs,
+        if r.no_rules { ", `--no-rules`" } else { "" }
+    )
 }
 
 #[cfg(test)]

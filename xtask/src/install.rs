@@ -3,8 +3,8 @@
 //! of the programs the cases need.
 
 use crate::cases::{NpmTool, Tool, Version};
+use crate::measure::stderr_tail;
 use crate::reducers::{Install, Other};
-use crate::runner::stderr_tail;
 use crate::{capture, command};
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! Automation for whittle, run as `cargo xtask …`:
 //!
 //! - `cargo xtask bench [--quick] [--case ID]... [--reducer ID]... [--out docs/benchmarks.md]`
-//!   builds the release binary, reduces the real cases of `cases.rs` (from
+//!   builds the release binary, reduces the real cases of `xtask/cases/` (from
 //!   `../shared/guide/cases.md`) with their algorithms at their `-j` values (`gtr` and `gtr*`
 //!   also with `--no-rules`) and with the other reducers of `reducers.rs` (installed pinned under
 //!   `target/bench-tools/`), every one through the counting wrapper `oracles/count.sh` and under

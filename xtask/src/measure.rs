@@ -206,7 +206,7 @@ impl Finished {
             self.exit
                 .map_or("by a signal".to_string(), |c| c.to_string()),
             self.wall,
-            crate::runner::stderr_tail(log)
+            stderr_tail(log)
         )
     }
 }
@@ -271,6 +271,12 @@ pub(crate) fn run_measured(
         budget_hit,
         usage,
     })
+}
+
+/// The last few lines of `stderr`, on one line.
+pub(crate) fn stderr_tail(stderr: &str) -> String {
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines[lines.len().saturating_sub(3)..].join(" / ")
 }
 
 #[cfg(test)]

@@ -4,7 +4,6 @@
 //! some cases or reducers. Nothing here renders markdown except the short cells a record
 //! names itself by.
 
-use crate::cells::cell;
 use crate::measure::{CallLog, Usage};
 use crate::report::Report;
 use anyhow::{Context, Result};
@@ -180,20 +179,6 @@ pub(crate) struct Row {
 }
 
 impl Row {
-    /// The *rules* cell: `none` for `--no-rules`; else `shipped`, or `n/a` when the report says
-    /// the run had none (a format without shipped rules, such as `lines`), or the rules file.
-    pub(crate) fn rules_cell(&self) -> String {
-        if self.no_rules {
-            return "none".to_string();
-        }
-        match self.report.as_ref().and_then(|r| r.rules.as_deref()) {
-            None => "shipped".to_string(),
-            Some(r) if r.starts_with("shipped") => "shipped".to_string(),
-            Some("none") => "n/a".to_string(),
-            Some(file) => format!("`{}`", cell(file)),
-        }
-    }
-
     /// Whether this is the run with the shipped rules matching `other`, a run with
     /// `--no-rules`: same algorithm, format and `-j`.
     pub(crate) fn counterpart_of(&self, other: &Row) -> bool {
@@ -202,17 +187,6 @@ impl Row {
             && self.algorithm == other.algorithm
             && self.lang == other.lang
             && self.jobs == other.jobs
-    }
-
-    /// The run named in findings: case, algorithm, format, `-j` and `--no-rules`.
-    pub(crate) fn what(&self, case: &str) -> String {
-        format!(
-            "{case}: `{}` (`--lang {}`, `-j {}`{})",
-            self.algorithm,
-            self.lang,
-            self.jobs,
-            if self.no_rules { ", `--no-rules`" } else { "" }
-        )
     }
 }
 

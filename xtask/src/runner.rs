@@ -1,12 +1,11 @@
 //! The runner: reduces a ready case with whittle's plan and the other reducers, each run under
 //! `xtask measure` through the counting wrapper, and records every run in the results.
 
-use crate::bench::BenchArgs;
 use crate::cases::{Case, Show, Step};
 use crate::measure::{CallLog, Finished, run_measured};
 use crate::reducers::{Job, Other};
 use crate::report::Report;
-use crate::results::{CaseSection, Environment, Measured, OtherRow, Output, Row};
+use crate::results::{CaseSection, Columns, Environment, Measured, OtherRow, Output, Row};
 use crate::{cells, command, size};
 use anyhow::{Context, Result};
 use std::ffi::OsString;
@@ -40,7 +39,8 @@ pub(crate) struct Runner<'a> {
     /// could not be installed, with why.
     pub(crate) others: Vec<(Other, PathBuf, String)>,
     pub(crate) others_missing: Vec<(Other, String)>,
-    pub(crate) args: &'a BenchArgs,
+    /// The reducers `--reducer` selects: see [`wants`].
+    pub(crate) reducers: &'a [String],
 }
 
 /// Runs a case's plan: every algorithm at every `-j`, one at a time.
@@ -56,7 +56,7 @@ pub(crate) fn run_case(
     let mut outputs = Vec::new();
     // The output of the first `-j` of each step.
     let mut firsts: Vec<(Step, Option<Vec<u8>>)> = Vec::new();
-    let steps = if runner.args.wants("whittle") {
+    let steps = if wants(runner.reducers, "whittle") {
         plan.steps()
     } else {
         Vec::new()
@@ -100,7 +100,7 @@ pub(crate) fn run_case(
     let mut others = Vec::new();
     let mut others_not_run = Vec::new();
     for &other in &plan.others {
-        if !runner.args.wants(other.id()) {
+        if !wants(runner.reducers, other.id()) {
             continue;
         }
         if !other.handles(&case.lang) {
@@ -136,7 +136,7 @@ pub(crate) fn run_case(
         bytes_before: original.len() as u64,
         nodes_before: size::tree_nodes(&case.lang, &original),
         tokens_before: size::tokens(&case.lang, &original),
-        ..crate::bench::section_head(case, ready.input_note.clone(), quick)
+        ..section_head(case, ready.input_note.clone(), quick)
     })
 }
 
@@ -491,10 +491,40 @@ fn verdicts(still_interesting: Option<bool>, check: Option<bool>) -> String {
     format!("{}{check}", cells::yes_no(still_interesting))
 }
 
-/// The last few lines of `stderr`, on one line.
-pub(crate) fn stderr_tail(stderr: &str) -> String {
-    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
-    lines[lines.len().saturating_sub(3)..].join(" / ")
+/// What a case's section says whether or not it runs: what it is, its input, oracle, check and
+/// plan.
+pub(crate) fn section_head(case: &Case, input: String, quick: bool) -> CaseSection {
+    let mut algorithms = case.formats_sentence(quick);
+    if quick && case.plan(true).is_empty() {
+        algorithms =
+            case.formats_sentence(false)
+                .replacen("Algorithms:", "Algorithms of a full run:", 1);
+    }
+    CaseSection {
+        id: case.id.to_string(),
+        about: case.about.to_string(),
+        input,
+        oracle: case.oracle_sentence(),
+        check: case.check.as_ref().map(|c| {
+            format!(
+                "`{}` (exit 0 = {}), run by the benchmark on every output",
+                c.shown(),
+                c.name
+            )
+        }),
+        algorithms,
+        columns: Columns {
+            gate_rejections: case.gate_rejections_column,
+            check: case.check.as_ref().map(|c| c.name.clone()),
+        },
+        note: case.note.clone(),
+        ..CaseSection::default()
+    }
+}
+
+/// Whether `--reducer` (the ids in `reducers`) selects `id`: everything when it is not given.
+pub(crate) fn wants(reducers: &[String], id: &str) -> bool {
+    reducers.is_empty() || reducers.iter().any(|r| r == id)
 }
 
 #[cfg(test)]

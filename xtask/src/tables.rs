@@ -62,7 +62,7 @@ pub(crate) fn reductions_table(rows: &[Row], columns: &Columns) -> String {
             format!("`{}`", r.algorithm),
             r.lang.clone(),
             r.jobs.to_string(),
-            r.rules_cell(),
+            rules_cell(r),
             bytes,
             nodes,
             calls,
@@ -279,6 +279,20 @@ pub(crate) fn overhead_table(rows: &[OverheadRow]) -> String {
         ]);
     }
     table.finish()
+}
+
+/// The *rules* cell: `none` for `--no-rules`; else `shipped`, or `n/a` when the report says
+/// the run had none (a format without shipped rules, such as `lines`), or the rules file.
+pub(crate) fn rules_cell(r: &Row) -> String {
+    if r.no_rules {
+        return "none".to_string();
+    }
+    match r.report.as_ref().and_then(|rep| rep.rules.as_deref()) {
+        None => "shipped".to_string(),
+        Some(rules) if rules.starts_with("shipped") => "shipped".to_string(),
+        Some("none") => "n/a".to_string(),
+        Some(file) => format!("`{}`", cell(file)),
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 use crate::cells::ratio;
 use crate::report::Report;
 use crate::results::{Columns, Row};
+use crate::tables::rules_cell;
 use crate::tables::{filtering_pair, filtering_table, overhead_table, reductions_table};
 use crate::testutil::*;
 
@@ -132,22 +133,22 @@ fn python_table_has_gate_rejections_and_the_check_column() {
 fn the_rules_cell_says_shipped_none_or_not_applicable() {
     let shipped = pdf_row(2, false, 435, 74);
     let none = pdf_row(2, true, 435, 80);
-    assert_eq!(shipped.rules_cell(), "shipped");
-    assert_eq!(none.rules_cell(), "none");
+    assert_eq!(rules_cell(&shipped), "shipped");
+    assert_eq!(rules_cell(&none), "none");
     // `--no-rules` is `none` whatever the report says (or without one).
     let no_report = Row {
         report: None,
         ..none.clone()
     };
-    assert_eq!(no_report.rules_cell(), "none");
+    assert_eq!(rules_cell(&no_report), "none");
     // A format with no shipped rules (`lines`): whittle reports `none` without `--no-rules`.
     let mut lines = row("ddmin", 1);
     lines.lang = "lines".into();
     lines.report.as_mut().unwrap().rules = Some("none".into());
-    assert_eq!(lines.rules_cell(), "n/a");
+    assert_eq!(rules_cell(&lines), "n/a");
     let mut file = shipped.clone();
     file.report.as_mut().unwrap().rules = Some("my|rules.json".into());
-    assert_eq!(file.rules_cell(), "`my\\|rules.json`");
+    assert_eq!(rules_cell(&file), "`my\\|rules.json`");
 
     let table = reductions_table(&[shipped, none], &pdf_section(vec![]).columns);
     let lines: Vec<&str> = table.lines().collect();
