@@ -5,7 +5,6 @@
 
 use crate::{capture, command, workspace_root};
 use anyhow::{Context, Result, bail};
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use whittle_core::Format;
@@ -77,7 +76,15 @@ pub(crate) fn run(args: &CorporaArgs) -> Result<ExitCode> {
         bail!("nothing to learn: --only takes python, javascript, xml or pdf");
     }
     let all = write_manifest(&root, &learned)?;
-    let svg = learning_curve_svg(&all);
+    let curves: Vec<crate::plots::Curve<'_>> = all
+        .iter()
+        .map(|l| crate::plots::Curve {
+            format: &l.format,
+            files: l.files,
+            points: &l.curve,
+        })
+        .collect();
+    let svg = crate::plots::learning_curve_svg(&curves)?;
     std::fs::write(root.join("docs/learning-curve.svg"), svg).context("cannot write the plot")?;
     eprintln!("wrote corpora/manifest.json and docs/learning-curve.svg");
     Ok(ExitCode::SUCCESS)
@@ -252,84 +259,4 @@ fn write_manifest(root: &Path, learned: &[Learned]) -> Result<Vec<Learned>> {
             curve: serde_json::from_value(entry["curve"].clone()).unwrap_or_default(),
         })
         .collect())
-}
-
-/// The learning curve of every corpus (context pairs against files analysed; the GTR paper's
-/// Fig. 5), one panel per format since their scales differ, as a small self-contained SVG.
-pub(crate) fn learning_curve_svg(learned: &[Learned]) -> String {
-    let (w, h, pad) = (420.0, 260.0, 48.0);
-    let width = w * learned.len() as f64;
-    let mut svg = String::new();
-    let _ = writeln!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}" font-family="sans-serif" font-size="11">"#
-    );
-    for (i, l) in learned.iter().enumerate() {
-        let x0 = i as f64 * w;
-        let max_x = l.curve.last().map_or(1, |p| p.0).max(1) as f64;
-        let max_y = l.curve.iter().map(|p| p.1).max().unwrap_or(1).max(1) as f64;
-        let px = |f: u64| x0 + pad + (f as f64 / max_x) * (w - 2.0 * pad);
-        let py = |c: usize| h - pad - (c as f64 / max_y) * (h - 2.0 * pad);
-        let _ = writeln!(
-            svg,
-            r#"<text x="{}" y="20" text-anchor="middle" font-size="13">{} ({} files)</text>"#,
-            x0 + w / 2.0,
-            l.format,
-            l.files
-        );
-        let _ = writeln!(
-            svg,
-            r#"<path d="M{a},{t} L{a},{b} L{r},{b}" fill="none" stroke="black"/>"#,
-            a = x0 + pad,
-            t = pad - 10.0,
-            b = h - pad,
-            r = x0 + w - pad + 10.0
-        );
-        let _ = writeln!(
-            svg,
-            r#"<text x="{}" y="{}" text-anchor="middle">files analysed</text>"#,
-            x0 + w / 2.0,
-            h - 12.0
-        );
-        let _ = writeln!(
-            svg,
-            r#"<text x="{}" y="{}" text-anchor="end">{}</text>"#,
-            x0 + pad - 4.0,
-            pad,
-            max_y as u64
-        );
-        let _ = writeln!(
-            svg,
-            r#"<text x="{}" y="{}" text-anchor="end">0</text>"#,
-            x0 + pad - 4.0,
-            h - pad
-        );
-        let _ = writeln!(
-            svg,
-            r#"<text x="{}" y="{}" text-anchor="end">{}</text>"#,
-            x0 + w - pad,
-            h - pad + 14.0,
-            max_x as u64
-        );
-        let _ = writeln!(
-            svg,
-            r#"<text x="{}" y="{}" transform="rotate(-90 {} {})" text-anchor="middle">context pairs</text>"#,
-            x0 + 14.0,
-            h / 2.0,
-            x0 + 14.0,
-            h / 2.0
-        );
-        let points: Vec<String> = l
-            .curve
-            .iter()
-            .map(|&(f, c)| format!("{:.1},{:.1}", px(f), py(c)))
-            .collect();
-        let _ = writeln!(
-            svg,
-            r#"<polyline points="{}" fill="none" stroke="steelblue" stroke-width="2"/>"#,
-            points.join(" ")
-        );
-    }
-    svg.push_str("</svg>\n");
-    svg
 }

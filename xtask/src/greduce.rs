@@ -3,7 +3,8 @@
 //! `greduce` of `docs/benchmarks.md` (between `<!-- keep:greduce:begin -->` and
 //! `<!-- keep:greduce:end -->`, which `cargo xtask bench` keeps when it rewrites the rest).
 
-use crate::bench::{build_release, git_commit, os_name};
+use crate::install::build_release;
+use crate::machine::{git_commit, os_name};
 use crate::{capture, command, workspace_root};
 use anyhow::{Context, Result, bail};
 use std::fmt::Write as _;

@@ -1,9 +1,9 @@
 //! Automation for whittle, run as `cargo xtask …`:
 //!
 //! - `cargo xtask bench [--quick] [--case ID]... [--reducer ID]... [--out docs/benchmarks.md]`
-//!   builds the release binary, reduces the real cases of `cases.rs` (from
+//!   builds the release binary, reduces the real cases of `xtask/cases/` (from
 //!   `../shared/guide/cases.md`) with their algorithms at their `-j` values (`gtr` and `gtr*`
-//!   also with `--no-rules`) and with the other reducers of `others.rs` (installed pinned under
+//!   also with `--no-rules`) and with the other reducers of `reducers.rs` (installed pinned under
 //!   `target/bench-tools/`), every one through the counting wrapper `oracles/count.sh` and under
 //!   `xtask measure` (CPU time, peak memory), installs the npm tools an oracle needs, measures
 //!   whittle's own overhead on tiny inputs, and writes the whole of `docs/benchmarks.md` with the
@@ -19,14 +19,25 @@
 
 mod bench;
 mod cases;
+mod cells;
 mod corpora;
+mod document;
+mod findings;
 mod greduce;
+mod inputs;
+mod install;
+mod machine;
 mod measure;
-mod others;
+mod overhead;
 mod plots;
+mod reducers;
 mod report;
+mod results;
 mod roundtrip;
+mod runner;
+mod size;
 mod summary;
+mod tables;
 
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
@@ -107,4 +118,4 @@ fn capture(cmd: &mut Command) -> Result<String> {
 }
 
 #[cfg(test)]
-mod tests;
+mod testutil;

@@ -13,17 +13,20 @@
 //!   process group.
 //! - The log of the counting wrapper `xtask/oracles/count.sh`, put between every reducer and
 //!   the oracle, gives the oracle calls and the time spent in them ([`CallLog`]).
+//! - [`run_measured`] starts a run under `xtask measure` with its budget (SIGTERM, then
+//!   SIGKILL a minute later) and reads back what it measured.
 
 use anyhow::{Context, Result};
 use nix::sys::resource::{UsageWho, getrusage};
-use nix::sys::signal::{Signal, killpg};
+use nix::sys::signal::{Signal, kill, killpg};
 use nix::unistd::Pid;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::PathBuf;
-use std::process::ExitCode;
+use std::path::{Path, PathBuf};
+use std::process::{ExitCode, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 #[derive(clap::Args, Debug)]
@@ -171,3 +174,110 @@ impl CallLog {
             .then(|| 100.0 * (1.0 - self.busy_seconds / wall_seconds).clamp(0.0, 1.0))
     }
 }
+
+/// The private copy of this binary that runs `xtask measure`.
+pub(crate) static MEASURE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Copies a binary into `dir`, keeping its name and its permissions.
+pub(crate) fn private_copy(binary: &Path, dir: &Path) -> Result<PathBuf> {
+    let copy = dir.join(binary.file_name().context("a binary has a file name")?);
+    std::fs::copy(binary, &copy)
+        .with_context(|| format!("cannot copy {} to {}", binary.display(), copy.display()))?;
+    Ok(copy)
+}
+
+/// How one measured run ended.
+#[derive(Debug)]
+pub(crate) struct Finished {
+    pub(crate) exit: Option<i32>,
+    pub(crate) wall: f64,
+    /// What the program printed (stdout and stderr of other reducers, whittle's stderr).
+    pub(crate) stderr: String,
+    pub(crate) budget_hit: bool,
+    /// What `xtask measure` measured, if it wrote it.
+    pub(crate) usage: Option<Usage>,
+}
+
+impl Finished {
+    /// Why a run failed: its exit status, how long it ran, and the end of `log`.
+    pub(crate) fn failure(&self, log: &str) -> String {
+        format!(
+            "exit {} after {:.1} s: {}",
+            self.exit
+                .map_or("by a signal".to_string(), |c| c.to_string()),
+            self.wall,
+            stderr_tail(log)
+        )
+    }
+}
+
+/// Runs `program args` in `dir` under `xtask measure` (which measures the CPU time and peak
+/// memory of its process tree); past `budget` it is sent SIGTERM through `measure` (whittle then
+/// writes its best so far and its report; other reducers stop), and a minute later SIGKILL.
+pub(crate) fn run_measured(
+    program: &Path,
+    args: &[OsString],
+    env: &[(String, PathBuf)],
+    dir: &Path,
+    budget: Duration,
+) -> Result<Finished> {
+    let err_path = dir.join("log.txt");
+    let usage_path = dir.join("usage.json");
+    let _ = std::fs::remove_file(&usage_path);
+    let err_file = std::fs::File::create(&err_path)?;
+    let out_file = err_file.try_clone()?;
+    let me = match MEASURE.get() {
+        Some(m) => m.clone(),
+        None => std::env::current_exe().context("cannot find the xtask binary")?,
+    };
+    let started = Instant::now();
+    let mut child = crate::command(me)
+        .arg("measure")
+        .arg(&usage_path)
+        .arg("--")
+        .arg(program)
+        .args(args)
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(out_file)
+        .stderr(err_file)
+        .spawn()
+        .with_context(|| format!("cannot run {}", program.display()))?;
+    let pid = Pid::from_raw(i32::try_from(child.id()).context("process id out of range")?);
+    let (done, wait_done) = mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        if wait_done.recv_timeout(budget) != Err(mpsc::RecvTimeoutError::Timeout) {
+            return false;
+        }
+        let _ = kill(pid, Signal::SIGTERM);
+        if wait_done.recv_timeout(Duration::from_secs(60)) == Err(mpsc::RecvTimeoutError::Timeout) {
+            let _ = kill(pid, Signal::SIGKILL);
+        }
+        true
+    });
+    let status = child.wait().context("cannot wait for xtask measure")?;
+    let wall = started.elapsed().as_secs_f64();
+    let _ = done.send(());
+    let budget_hit = watchdog.join().unwrap_or(false);
+    let stderr = std::fs::read_to_string(&err_path).unwrap_or_default();
+    let usage = std::fs::read_to_string(&usage_path)
+        .ok()
+        .and_then(|t| Usage::from_json(&t).ok());
+    Ok(Finished {
+        exit: usage.as_ref().map_or(status.code(), |u| u.exit),
+        wall: usage.as_ref().map_or(wall, |u| u.wall_seconds),
+        stderr,
+        budget_hit,
+        usage,
+    })
+}
+
+/// The last few lines of `stderr`, on one line.
+pub(crate) fn stderr_tail(stderr: &str) -> String {
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines[lines.len().saturating_sub(3)..].join(" / ")
+}
+
+#[cfg(test)]
+mod tests;

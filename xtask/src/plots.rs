@@ -145,3 +145,56 @@ pub(crate) fn box_plot_svg(runs: &[Run], measure: Measure, title: &str) -> Resul
     }
     Ok(Some(svg))
 }
+
+/// A corpus's learning curve: (files analysed, context pairs) after each file.
+#[derive(Debug)]
+pub(crate) struct Curve<'a> {
+    pub(crate) format: &'a str,
+    pub(crate) files: u64,
+    pub(crate) points: &'a [(u64, usize)],
+}
+
+/// The learning curve of every corpus (context pairs against files analysed; the GTR paper's
+/// Fig. 5), one panel per format side by side since their scales differ.
+pub(crate) fn learning_curve_svg(curves: &[Curve<'_>]) -> Result<String> {
+    let mut svg = String::new();
+    {
+        let width = 420 * u32::try_from(curves.len().max(1)).unwrap_or(1);
+        let root = SVGBackend::with_string(&mut svg, (width, 260)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| anyhow!("{e}"))?;
+        let panels = root.split_evenly((1, curves.len().max(1)));
+        for (c, area) in curves.iter().zip(panels.iter()) {
+            let curve = c.points;
+            let max_x = curve.last().map_or(1, |p| p.0).max(1);
+            let max_y = curve.iter().map(|p| p.1).max().unwrap_or(1).max(1);
+            let mut chart = ChartBuilder::on(area)
+                .caption(
+                    format!("{} ({} files)", c.format, c.files),
+                    ("sans-serif", 13),
+                )
+                .margin(10)
+                .x_label_area_size(30)
+                .y_label_area_size(50)
+                .build_cartesian_2d(0..max_x, 0..max_y)
+                .map_err(|e| anyhow!("{e}"))?;
+            chart
+                .configure_mesh()
+                .disable_mesh()
+                .x_desc("files analysed")
+                .y_desc("context pairs")
+                .draw()
+                .map_err(|e| anyhow!("{e}"))?;
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    curve.to_vec(),
+                    RGBColor(70, 130, 180).stroke_width(2),
+                )))
+                .map_err(|e| anyhow!("{e}"))?;
+        }
+        root.present().map_err(|e| anyhow!("{e}"))?;
+    }
+    Ok(svg)
+}
+
+#[cfg(test)]
+mod tests;

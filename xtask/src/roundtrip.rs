@@ -372,3 +372,6 @@ pub(crate) fn run(args: &RoundtripArgs) -> Result<ExitCode> {
         ExitCode::FAILURE
     })
 }
+
+#[cfg(test)]
+mod tests;

@@ -2,53 +2,15 @@
 //! one [`Run`] measured the same way from outside (the counting wrapper's oracle calls, whittle's
 //! own parsers for tree nodes, `xtask measure` for CPU time and memory), the paper's Table II
 //! (medians per format), the headline table of the closing note, the `-j` speed-up, and the box
-//! plots (`plotters`, SVG). Nothing here starts a process; the tables are unit-tested in
-//! `tests.rs` on hand-made runs.
+//! plots (`plotters`, SVG, in `plots.rs`). Nothing here starts a process; the tables are
+//! unit-tested on hand-made runs.
 
-use crate::measure::{CallLog, Usage};
-use crate::report::{cell, group_digits, median};
-use serde::{Deserialize, Serialize};
-use std::fmt::Write as _;
-
-/// What the benchmark measured of one run from outside, for any reducer.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq, Serialize)]
-pub(crate) struct Measured {
-    pub(crate) usage: Option<Usage>,
-    pub(crate) calls: CallLog,
-    /// The harness's wall-clock seconds around the reducer (`xtask measure`'s own when it wrote
-    /// them).
-    pub(crate) wall_seconds: f64,
-    pub(crate) bytes_after: u64,
-    /// Tree nodes of the output by whittle's parser of the case's format (`None`: unparsable).
-    pub(crate) nodes_after: Option<u64>,
-    /// Lexical tokens of the output ([`tokens`]).
-    #[serde(default)]
-    pub(crate) tokens_after: Option<u64>,
-    /// Whether the result is the smallest interesting candidate the counting wrapper saw, not
-    /// the reducer's own output (a run stopped at its budget, whose own output was missing,
-    /// larger or not interesting).
-    pub(crate) from_wrapper: bool,
-}
-
-/// A run of another reducer on a case.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq, Serialize)]
-pub(crate) struct OtherRow {
-    pub(crate) case: String,
-    /// Its id (`creduce`) and name (`C-Reduce`).
-    pub(crate) id: String,
-    pub(crate) name: String,
-    pub(crate) version: String,
-    pub(crate) jobs: usize,
-    pub(crate) measured: Option<Measured>,
-    pub(crate) budget_minutes_hit: Option<f64>,
-    /// Whether its log says it finished.
-    pub(crate) finished: bool,
-    /// The number of tests it says it ran, where it says.
-    pub(crate) own_calls: Option<u64>,
-    pub(crate) failure: Option<String>,
-    pub(crate) still_interesting: Option<bool>,
-    pub(crate) check: Option<bool>,
-}
+use crate::cells::{
+    CENTRE, LEFT, RIGHT, Table, before_after, cell, group_digits, num, pct, speedup, yes_no,
+};
+use crate::measure::Usage;
+use crate::results::{CaseSection, Measured};
+use crate::size::counts_tokens;
 
 /// One run, whoever reduced: what the comparison tables and plots are made of.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -104,24 +66,6 @@ fn share(before: Option<u64>, after: Option<u64>) -> Option<f64> {
     match (before, after) {
         (Some(b), Some(a)) if b > 0 => Some(100.0 * a as f64 / b as f64),
         _ => None,
-    }
-}
-
-/// A percentage as the tables show it (`—` for none).
-pub(crate) fn pct(p: Option<f64>) -> String {
-    let Some(p) = p else {
-        return "—".to_string();
-    };
-    if p <= 0.0 {
-        "0 %".to_string()
-    } else if p >= 10.0 {
-        format!("{p:.0} %")
-    } else if p >= 1.0 {
-        format!("{p:.1} %")
-    } else {
-        // Two significant digits, as `report::percent`.
-        let decimals = ((-p.log10()).ceil() as usize + 1).min(6);
-        format!("{p:.decimals$} %")
     }
 }
 
@@ -225,18 +169,21 @@ pub(crate) fn medians(runs: &[&Run], format: &str, reducer: &str) -> Medians {
     }
 }
 
-fn num(v: Option<f64>, decimals: usize) -> String {
-    v.map_or_else(|| "—".to_string(), |v| format!("{v:.decimals$}"))
-}
-
 /// The paper's Table II: per format and reducer, the medians over the cases.
 pub(crate) fn table_two(runs: &[Run]) -> String {
     let runs = compared(runs);
-    let mut out = String::from(
-        "| format | reducer | cases | median nodes left | median tokens left | median bytes left \
-         | median oracle calls | median wall s | runs at their budget | outputs valid for the \
-         format |\n|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n",
-    );
+    let mut table = Table::new([
+        ("format", LEFT),
+        ("reducer", LEFT),
+        ("cases", RIGHT),
+        ("median nodes left", RIGHT),
+        ("median tokens left", RIGHT),
+        ("median bytes left", RIGHT),
+        ("median oracle calls", RIGHT),
+        ("median wall s", RIGHT),
+        ("runs at their budget", RIGHT),
+        ("outputs valid for the format", RIGHT),
+    ]);
     for f in formats(&runs) {
         for red in reducers(&runs) {
             let m = medians(&runs, &f, &red);
@@ -248,21 +195,21 @@ pub(crate) fn table_two(runs: &[Run]) -> String {
             } else {
                 m.cases.to_string()
             };
-            let _ = writeln!(
-                out,
-                "| {f} | {} | {cases} | {} | {} | {} | {} | {} | {} | {} |",
+            table.row(&[
+                f.clone(),
                 cell(&red),
+                cases,
                 pct(m.nodes_percent),
                 pct(m.tokens_percent),
                 pct(m.bytes_percent),
                 num(m.calls, 0),
                 num(m.wall_seconds, 1),
-                m.budget_hits,
-                m.valid_cell()
-            );
+                m.budget_hits.to_string(),
+                m.valid_cell(),
+            ]);
         }
     }
-    out
+    table.finish()
 }
 
 /// The best other reducer of a format: the smallest median node share (then bytes, then
@@ -295,11 +242,18 @@ pub(crate) fn best_other(runs: &[&Run], format: &str) -> Option<(String, Medians
 /// cases the other reducer has results for.
 pub(crate) fn headline(runs: &[Run]) -> String {
     let runs = compared(runs);
-    let mut out = String::from(
-        "| format | whittle `gtr*`: nodes / bytes left | its oracle calls | its outputs valid \
-         | best other reducer | its nodes / bytes left | its oracle calls | its outputs valid \
-         | smaller | fewer calls |\n|---|--:|--:|--:|---|--:|--:|--:|---|---|\n",
-    );
+    let mut table = Table::new([
+        ("format", LEFT),
+        ("whittle `gtr*`: nodes / bytes left", RIGHT),
+        ("its oracle calls", RIGHT),
+        ("its outputs valid", RIGHT),
+        ("best other reducer", LEFT),
+        ("its nodes / bytes left", RIGHT),
+        ("its oracle calls", RIGHT),
+        ("its outputs valid", RIGHT),
+        ("smaller", LEFT),
+        ("fewer calls", LEFT),
+    ]);
     for f in formats(&runs) {
         let w = medians(&runs, &f, "whittle gtr*");
         if w.cases == 0 {
@@ -325,15 +279,15 @@ pub(crate) fn headline(runs: &[Run]) -> String {
             }
             None => w,
         };
+        let whittle = [
+            f.clone(),
+            format!("{} / {}", pct(w.nodes_percent), pct(w.bytes_percent)),
+            num(w.calls, 0),
+            w.valid_cell(),
+        ];
         let Some((name, o)) = best else {
-            let _ = writeln!(
-                out,
-                "| {f} | {} / {} | {} | {} | — | — | — | — | — | — |",
-                pct(w.nodes_percent),
-                pct(w.bytes_percent),
-                num(w.calls, 0),
-                w.valid_cell()
-            );
+            let dashes = ["—"; 6].map(String::from);
+            table.row(&[whittle.as_slice(), &dashes].concat());
             continue;
         };
         // By tree nodes, then by bytes (also when the other's output does not parse).
@@ -354,74 +308,87 @@ pub(crate) fn headline(runs: &[Run]) -> String {
             (Some(_), Some(_)) => "tie",
             _ => "—",
         };
-        let _ = writeln!(
-            out,
-            "| {f} | {} / {} | {} | {} | {} | {} / {} | {} | {} | {smaller} | {fewer} |",
-            pct(w.nodes_percent),
-            pct(w.bytes_percent),
-            num(w.calls, 0),
-            w.valid_cell(),
+        let other = [
             cell(&name),
-            pct(o.nodes_percent),
-            pct(o.bytes_percent),
+            format!("{} / {}", pct(o.nodes_percent), pct(o.bytes_percent)),
             num(o.calls, 0),
-            o.valid_cell()
-        );
+            o.valid_cell(),
+            smaller.to_string(),
+            fewer.to_string(),
+        ];
+        table.row(&[whittle.as_slice(), &other].concat());
     }
-    out
+    table.finish()
 }
 
 /// Every run, one row each: the per-case comparison with the same measures for every reducer.
 pub(crate) fn runs_table(runs: &[Run]) -> String {
-    let mut out = String::from(
-        "| case | reducer | -j | rules | bytes before → after (%) | nodes before → after (%) \
-         | tokens before → after (%) | oracle calls | wall s | CPU s | peak MiB | still \
-         interesting | valid |\n|---|---|--:|---|--:|--:|--:|--:|--:|--:|--:|:-:|:-:|\n",
-    );
+    let mut table = Table::new([
+        ("case", LEFT),
+        ("reducer", LEFT),
+        ("-j", RIGHT),
+        ("rules", LEFT),
+        ("bytes before → after (%)", RIGHT),
+        ("nodes before → after (%)", RIGHT),
+        ("tokens before → after (%)", RIGHT),
+        ("oracle calls", RIGHT),
+        ("wall s", RIGHT),
+        ("CPU s", RIGHT),
+        ("peak MiB", RIGHT),
+        ("still interesting", CENTRE),
+        ("valid", CENTRE),
+    ]);
     for r in runs {
         let nodes = match (r.nodes_before, r.nodes_after) {
-            (Some(b), Some(a)) => crate::report::before_after(b, a),
+            (Some(b), Some(a)) => before_after(b, a),
             (Some(b), None) => format!("{} → unparsable", group_digits(b)),
             _ => "—".to_string(),
         };
         let tokens = match (r.tokens_before, r.tokens_after) {
-            (Some(b), Some(a)) => crate::report::before_after(b, a),
+            (Some(b), Some(a)) => before_after(b, a),
             _ => "—".to_string(),
         };
         let mut wall = format!("{:.1}", r.wall_seconds);
         if r.budget_hit {
             wall.push_str(" (**budget**)");
         }
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {nodes} | {tokens} | {} | {wall} | {} | {} | {} | {} |",
+        let rules = if !r.reducer.starts_with("whittle") {
+            "n/a"
+        } else if r.no_rules {
+            "none"
+        } else {
+            "shipped"
+        };
+        table.row(&[
             cell(&r.case),
             cell(&r.reducer),
-            r.jobs,
-            if !r.reducer.starts_with("whittle") {
-                "n/a"
-            } else if r.no_rules {
-                "none"
-            } else {
-                "shipped"
-            },
-            crate::report::before_after(r.bytes_before, r.bytes_after),
+            r.jobs.to_string(),
+            rules.to_string(),
+            before_after(r.bytes_before, r.bytes_after),
+            nodes,
+            tokens,
             group_digits(r.calls),
+            wall,
             num(r.cpu_seconds, 1),
             num(r.peak_kib.map(|k| k as f64 / 1024.0), 0),
-            crate::report::yes_no(r.still_interesting),
-            crate::report::yes_no(r.valid),
-        );
+            yes_no(r.still_interesting).to_string(),
+            yes_no(r.valid).to_string(),
+        ]);
     }
-    out
+    table.finish()
 }
 
 /// `-j 1` against `-j 2` for every whittle run that ran at both, same rules.
 pub(crate) fn speedup_table(runs: &[Run]) -> String {
-    let mut out = String::from(
-        "| case | reducer | rules | wall s at -j 1 | wall s at -j 2 | speed-up | oracle calls -j 1 \
-         / -j 2 |\n|---|---|---|--:|--:|--:|--:|\n",
-    );
+    let mut table = Table::new([
+        ("case", LEFT),
+        ("reducer", LEFT),
+        ("rules", LEFT),
+        ("wall s at -j 1", RIGHT),
+        ("wall s at -j 2", RIGHT),
+        ("speed-up", RIGHT),
+        ("oracle calls -j 1 / -j 2", RIGHT),
+    ]);
     let mut any = false;
     for one in runs.iter().filter(|r| r.jobs == 1) {
         let Some(two) = runs.iter().find(|r| {
@@ -433,36 +400,24 @@ pub(crate) fn speedup_table(runs: &[Run]) -> String {
             continue;
         };
         any = true;
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {:.2} | {:.2} | {} | {} / {} |",
+        table.row(&[
             cell(&one.case),
             cell(&one.reducer),
-            if one.no_rules { "none" } else { "shipped" },
-            one.wall_seconds,
-            two.wall_seconds,
+            (if one.no_rules { "none" } else { "shipped" }).to_string(),
+            format!("{:.2}", one.wall_seconds),
+            format!("{:.2}", two.wall_seconds),
             speedup(one.wall_seconds, two.wall_seconds),
-            group_digits(one.calls),
-            group_digits(two.calls),
-        );
+            format!("{} / {}", group_digits(one.calls), group_digits(two.calls)),
+        ]);
     }
     if !any {
         return String::new();
     }
-    out
-}
-
-/// `a / b` as a speed-up, `1.85×`.
-pub(crate) fn speedup(a: f64, b: f64) -> String {
-    if b <= 0.0 {
-        "—".to_string()
-    } else {
-        format!("{:.2}×", a / b)
-    }
+    table.finish()
 }
 
 /// Every measured run of the cases, whittle's and the others', as [`Run`]s.
-pub(crate) fn runs(cases: &[crate::report::CaseSection]) -> Vec<Run> {
+pub(crate) fn runs(cases: &[CaseSection]) -> Vec<Run> {
     let mut out = Vec::new();
     for case in cases {
         for r in &case.rows {
@@ -500,7 +455,7 @@ pub(crate) fn runs(cases: &[crate::report::CaseSection]) -> Vec<Run> {
 }
 
 /// The measured half of a [`Run`].
-fn run_of(case: &crate::report::CaseSection, m: &Measured) -> Run {
+fn run_of(case: &CaseSection, m: &Measured) -> Run {
     Run {
         bytes_before: case.bytes_before,
         bytes_after: m.bytes_after,
@@ -516,80 +471,20 @@ fn run_of(case: &crate::report::CaseSection, m: &Measured) -> Run {
     }
 }
 
-/// Whether tokens are counted for the format: not for PDF, whose objects whittle writes into
-/// compressed object streams (a lexical count of compressed bytes measures nothing). Also
-/// applied to results saved before the rule.
-pub(crate) fn counts_tokens(lang: &str) -> bool {
-    lang != "pdf"
-}
-
-/// The number of lexical tokens of `bytes` in the format `lang`, the measure of the reduction
-/// papers that count tokens (Perses, treereduce): for Python and JavaScript the leaves of the
-/// tree-sitter grammar's concrete tree (identifiers, literals, keywords, punctuation; comments
-/// count as one token each), for the other text formats the words (maximal runs of ASCII
-/// letters, digits and `_`, and of non-ASCII bytes) and each other byte that is not white space.
-/// `None` for PDF ([`counts_tokens`]) and when a grammar cannot be loaded.
-pub(crate) fn tokens(lang: &str, bytes: &[u8]) -> Option<u64> {
-    if !counts_tokens(lang) {
+/// The median of `values` (the mean of the two middle ones for an even count); `None` if empty.
+pub(crate) fn median(values: &[f64]) -> Option<f64> {
+    if values.is_empty() {
         return None;
     }
-    let language: tree_sitter::Language = match lang {
-        "python" => tree_sitter_python::LANGUAGE.into(),
-        "javascript" => tree_sitter_javascript::LANGUAGE.into(),
-        _ => return Some(lexical_tokens(bytes)),
-    };
-    let mut parser = tree_sitter::Parser::new();
-    parser.set_language(&language).ok()?;
-    let tree = parser.parse(bytes, None)?;
-    let mut cursor = tree.walk();
-    let mut count = 0;
-    // Depth-first over every node; a leaf that is not a zero-width stand-in (`MISSING`) is a token.
-    loop {
-        let node = cursor.node();
-        if node.child_count() == 0 && node.end_byte() > node.start_byte() {
-            count += 1;
-        }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return Some(count);
-            }
-        }
-    }
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let mid = v.len() / 2;
+    Some(if v.len() % 2 == 1 {
+        v[mid]
+    } else {
+        (v[mid - 1] + v[mid]) / 2.0
+    })
 }
 
-/// Words and other non-blank bytes: the token count of a format without a grammar here.
-pub(crate) fn lexical_tokens(bytes: &[u8]) -> u64 {
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || !b.is_ascii();
-    let mut count = 0;
-    let mut in_word = false;
-    for &b in bytes {
-        if word(b) {
-            count += u64::from(!in_word);
-            in_word = true;
-        } else {
-            in_word = false;
-            count += u64::from(!b.is_ascii_whitespace());
-        }
-    }
-    count
-}
-
-/// The number of tree nodes of `bytes` by whittle's parser of the format `lang` (`None`: the
-/// parser refuses it, or the format is not one whittle parses into a tree here).
-pub(crate) fn tree_nodes(lang: &str, bytes: &[u8]) -> Option<u64> {
-    use whittle_core::Format;
-    let format: &dyn Format = match lang {
-        "xml" => &whittle_xml::Xml,
-        "python" => &whittle_python::Python,
-        "javascript" => &whittle_javascript::JavaScript,
-        "pdf" => &whittle_pdf::Pdf,
-        _ => return None,
-    };
-    format.parse(bytes).ok().map(|d| d.tree.len() as u64)
-}
+#[cfg(test)]
+mod tests;

@@ -2,13 +2,15 @@
 //! installed (from Debian, PyPI or crates.io, pinned), how it is called, where it leaves its
 //! result and how its log says it finished. Each calls the case's oracle through the counting
 //! wrapper `xtask/oracles/count.sh`. Nothing here starts a process except [`ensure`], so the
-//! command lines and the log parsing are unit-tested in `tests.rs`.
+//! command lines and the log parsing are unit-tested beside it.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 /// Another reducer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// In a case file, a reducer is named by its id ([`Other::id`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub(crate) enum Other {
     CReduce,
     CVise,
@@ -236,7 +238,7 @@ impl Other {
     /// The test script the reducer calls (`None` for [`Calls::Direct`]).
     pub(crate) fn test_script(self, job: &Job<'_>) -> Option<String> {
         let file = match self.calls() {
-            Calls::FileInCwd => format!("\"$PWD\"/{}", crate::report::shell_quote(job.file_name)),
+            Calls::FileInCwd => format!("\"$PWD\"/{}", whittle_core::shell_quote(job.file_name)),
             Calls::PathArgument => "\"$1\"".to_string(),
             Calls::Direct => return None,
         };
@@ -246,11 +248,7 @@ impl Other {
             quote_path(job.oracle),
             file,
         ];
-        words.extend(
-            job.oracle_args
-                .iter()
-                .map(|a| crate::report::shell_quote(a)),
-        );
+        words.extend(job.oracle_args.iter().map(|a| whittle_core::shell_quote(a)));
         Some(format!(
             "#!/bin/sh\n# Written by cargo xtask bench for {}: the case's oracle through the \
              counting wrapper.\nexec {}\n",
@@ -310,7 +308,7 @@ impl Other {
 
 /// `'path'` for a shell.
 fn quote_path(p: &Path) -> String {
-    crate::report::shell_quote(&p.to_string_lossy())
+    whittle_core::shell_quote(&p.to_string_lossy())
 }
 
 /// Everything a reducer's command line needs.
@@ -331,7 +329,7 @@ pub(crate) struct Job<'a> {
     pub(crate) call_log: &'a Path,
     /// The case's oracle script and its arguments after the file.
     pub(crate) oracle: &'a Path,
-    pub(crate) oracle_args: &'a [&'a str],
+    pub(crate) oracle_args: &'a [String],
     pub(crate) jobs: usize,
     /// The reducer's own timeout of one test, where it has one.
     pub(crate) test_timeout_seconds: u64,
@@ -367,3 +365,6 @@ pub(crate) fn python_version(text: &str) -> Option<(u32, u32)> {
     let minor = parts.next()?.trim().parse().ok()?;
     Some((major, minor))
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,299 @@
+//! The tables of a case's section and of the overhead and filtering sections.
+
+use crate::cells::{CENTRE, LEFT, RIGHT, Table, before_after, cell, group_digits, ratio, yes_no};
+use crate::report::Report;
+use crate::results::{CaseSection, Columns, OverheadRow, Row};
+use crate::summary::median;
+use std::fmt::Write as _;
+
+/// A case's table, one line per reduction.
+pub(crate) fn reductions_table(rows: &[Row], columns: &Columns) -> String {
+    let mut cols = vec![
+        ("case", LEFT),
+        ("algorithm", LEFT),
+        ("lang", LEFT),
+        ("-j", RIGHT),
+        ("rules", LEFT),
+        ("bytes before → after (%)", RIGHT),
+        ("nodes before → after (%)", RIGHT),
+        ("oracle calls", RIGHT),
+        ("cache hits", RIGHT),
+    ];
+    if columns.gate_rejections {
+        cols.push(("gate rejections", RIGHT));
+    }
+    cols.extend([
+        ("wall s", RIGHT),
+        ("share of wall time outside the oracle", RIGHT),
+        ("still interesting", CENTRE),
+    ]);
+    if let Some(name) = &columns.check {
+        cols.push((name, CENTRE));
+    }
+    cols.push(("same output for -j 1 and -j 2", CENTRE));
+    let mut table = Table::new(cols);
+    for r in rows {
+        let dash = || "—".to_string();
+        let (bytes, nodes, calls, hits, gate, wall, outside) = match &r.report {
+            Some(rep) => (
+                before_after(rep.bytes_before, rep.bytes_after),
+                before_after(rep.nodes_before, rep.nodes_after),
+                group_digits(rep.oracle_calls),
+                group_digits(rep.cache_hits),
+                group_digits(rep.gate_rejections),
+                format!("{:.2}", rep.wall_seconds),
+                rep.outside_share_percent()
+                    .map_or_else(dash, |p| format!("{p:.1} %")),
+            ),
+            None => (dash(), dash(), dash(), dash(), dash(), dash(), dash()),
+        };
+        let mut wall = wall;
+        if let Some(minutes) = r.budget_minutes_hit {
+            wall.push_str(&format!(
+                " (**interrupted**: over the {minutes} min budget)"
+            ));
+        }
+        let bytes = match &r.failure {
+            Some(why) => format!("**failed**: {}", cell(why)),
+            None => bytes,
+        };
+        let mut line = vec![
+            cell(&r.case),
+            format!("`{}`", r.algorithm),
+            r.lang.clone(),
+            r.jobs.to_string(),
+            rules_cell(r),
+            bytes,
+            nodes,
+            calls,
+            hits,
+        ];
+        if columns.gate_rejections {
+            line.push(gate);
+        }
+        line.extend([wall, outside, yes_no(r.still_interesting).to_string()]);
+        if columns.check.is_some() {
+            line.push(yes_no(r.check).to_string());
+        }
+        line.push(yes_no(r.same_output_across_jobs).to_string());
+        table.row(&line);
+    }
+    table.finish()
+}
+
+/// A case's table of other reducers' runs.
+pub(crate) fn others_table(rows: &[crate::results::OtherRow], columns: &Columns) -> String {
+    let mut cols = vec![
+        ("reducer", LEFT),
+        ("-j", RIGHT),
+        ("bytes after", RIGHT),
+        ("nodes after", RIGHT),
+        ("oracle calls (wrapper)", RIGHT),
+        ("wall s", RIGHT),
+        ("CPU s", RIGHT),
+        ("peak MiB", RIGHT),
+        ("share of wall time outside the oracle", RIGHT),
+        ("finished", CENTRE),
+        ("still interesting", CENTRE),
+    ];
+    if let Some(name) = &columns.check {
+        cols.push((name, CENTRE));
+    }
+    let mut table = Table::new(cols);
+    for r in rows {
+        let dash = || "—".to_string();
+        let m = r.measured.as_ref();
+        let mut bytes = m.map_or_else(dash, |m| group_digits(m.bytes_after));
+        if m.is_some_and(|m| m.from_wrapper) {
+            bytes.push_str(" (smallest interesting candidate tested)");
+        }
+        if let Some(why) = &r.failure {
+            bytes = format!("**failed**: {}", cell(why));
+        }
+        let mut wall = m.map_or_else(dash, |m| format!("{:.1}", m.wall_seconds));
+        if let Some(minutes) = r.budget_minutes_hit {
+            let _ = write!(wall, " (**budget**: {minutes} min)");
+        }
+        let mut calls = m.map_or_else(dash, |m| group_digits(m.calls.calls));
+        if let (Some(own), Some(m)) = (r.own_calls, m)
+            && own != m.calls.calls
+        {
+            let _ = write!(calls, " (it says {own})");
+        }
+        let mut line = vec![
+            format!(
+                "{} {}",
+                r.name,
+                cell(r.version.split(" (").next().unwrap_or(""))
+            ),
+            r.jobs.to_string(),
+            bytes,
+            m.and_then(|m| m.nodes_after)
+                .map_or("unparsable".to_string(), group_digits),
+            calls,
+            wall,
+            m.and_then(|m| m.usage.as_ref())
+                .map_or_else(dash, |u| format!("{:.1}", u.cpu_seconds())),
+            m.and_then(|m| m.usage.as_ref())
+                .map_or_else(dash, |u| format!("{:.0}", u.max_rss_kib as f64 / 1024.0)),
+            m.and_then(|m| m.calls.outside_share_percent(m.wall_seconds))
+                .map_or_else(dash, |p| format!("{p:.1} %")),
+            (if r.finished { "yes" } else { "no" }).to_string(),
+            yes_no(r.still_interesting).to_string(),
+        ];
+        if columns.check.is_some() {
+            line.push(yes_no(r.check).to_string());
+        }
+        table.row(&line);
+    }
+    table.finish()
+}
+
+/// The `gtr*` rows of a case compared in the filtering table: with the shipped rules and with
+/// `--no-rules`, at the first `-j` where both ran.
+pub(crate) fn filtering_pair(case: &CaseSection) -> Option<(&Row, &Row)> {
+    case.rows
+        .iter()
+        .filter(|r| r.algorithm == "gtr*" && !r.no_rules)
+        .find_map(|with| {
+            case.rows
+                .iter()
+                .find(|r| with.counterpart_of(r))
+                .map(|without| (with, without))
+        })
+}
+
+/// The table of "What filtering buys": per case, `gtr*` with and without the shipped rules.
+pub(crate) fn filtering_table(cases: &[CaseSection]) -> String {
+    let mut table = Table::new([
+        ("case", LEFT),
+        ("lang", LEFT),
+        ("-j", RIGHT),
+        ("bytes after, shipped rules", RIGHT),
+        ("bytes after, no rules", RIGHT),
+        ("oracle calls, shipped rules", RIGHT),
+        ("oracle calls, no rules", RIGHT),
+        ("calls with ÷ without rules", RIGHT),
+        ("candidates filtered by the rules", RIGHT),
+        ("wall s, shipped rules", RIGHT),
+        ("wall s, no rules", RIGHT),
+    ]);
+    for case in cases {
+        let Some((with, without)) = filtering_pair(case) else {
+            continue;
+        };
+        let dash = || "—".to_string();
+        let num = |r: &Row, f: fn(&Report) -> u64| {
+            r.report
+                .as_ref()
+                .map_or_else(dash, |rep| group_digits(f(rep)))
+        };
+        let wall = |r: &Row| {
+            r.report
+                .as_ref()
+                .map_or_else(dash, |rep| format!("{:.2}", rep.wall_seconds))
+        };
+        let calls = match (&with.report, &without.report) {
+            (Some(a), Some(b)) => ratio(a.oracle_calls, b.oracle_calls),
+            _ => dash(),
+        };
+        table.row(&[
+            cell(&case.id),
+            with.lang.clone(),
+            with.jobs.to_string(),
+            num(with, |r| r.bytes_after),
+            num(without, |r| r.bytes_after),
+            num(with, |r| r.oracle_calls),
+            num(without, |r| r.oracle_calls),
+            calls,
+            num(with, |r| r.filtered),
+            wall(with),
+            wall(without),
+        ]);
+    }
+    table.finish()
+}
+
+/// The overhead table, one line per measurement.
+pub(crate) fn overhead_table(rows: &[OverheadRow]) -> String {
+    let mut table = Table::new([
+        ("case", LEFT),
+        ("input bytes", RIGHT),
+        ("test", LEFT),
+        ("algorithm", LEFT),
+        ("-j", RIGHT),
+        ("other options", LEFT),
+        ("exit status (expected)", LEFT),
+        ("runs", RIGHT),
+        ("median wall ms", RIGHT),
+        ("min–max ms", RIGHT),
+        ("oracle calls", RIGHT),
+        ("bytes before → after (%)", RIGHT),
+    ]);
+    for r in rows {
+        let exits: Vec<String> = r
+            .exits
+            .iter()
+            .map(|e| e.map_or("signal".to_string(), |c| c.to_string()))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let exit = if r.all_as_expected() {
+            format!("{} ({})", exits.join(", "), r.expected_exit)
+        } else {
+            format!("**{}** ({})", exits.join(", "), r.expected_exit)
+        };
+        let ms = |s: f64| format!("{:.1}", s * 1000.0);
+        let med = median(&r.walls).map_or("—".to_string(), ms);
+        let range = match (
+            r.walls.iter().copied().reduce(f64::min),
+            r.walls.iter().copied().reduce(f64::max),
+        ) {
+            (Some(lo), Some(hi)) => format!("{}–{}", ms(lo), ms(hi)),
+            _ => "—".to_string(),
+        };
+        let (calls, after) = match &r.report {
+            Some(rep) => (
+                group_digits(rep.oracle_calls),
+                before_after(rep.bytes_before, rep.bytes_after),
+            ),
+            None => ("—".to_string(), "—".to_string()),
+        };
+        table.row(&[
+            cell(&r.case),
+            group_digits(r.input_bytes as u64),
+            format!("`{}`", cell(&r.test)),
+            format!("`{}`", r.algorithm),
+            r.jobs.to_string(),
+            if r.options.is_empty() {
+                "—".to_string()
+            } else {
+                format!("`{}`", cell(&r.options))
+            },
+            exit,
+            r.walls.len().to_string(),
+            med,
+            range,
+            calls,
+            after,
+        ]);
+    }
+    table.finish()
+}
+
+/// The *rules* cell: `none` for `--no-rules`; else `shipped`, or `n/a` when the report says
+/// the run had none (a format without shipped rules, such as `lines`), or the rules file.
+pub(crate) fn rules_cell(r: &Row) -> String {
+    if r.no_rules {
+        return "none".to_string();
+    }
+    match r.report.as_ref().and_then(|rep| rep.rules.as_deref()) {
+        None => "shipped".to_string(),
+        Some(rules) if rules.starts_with("shipped") => "shipped".to_string(),
+        Some("none") => "n/a".to_string(),
+        Some(file) => format!("`{}`", cell(file)),
+    }
+}
+
+#[cfg(test)]
+mod tests;
