@@ -19,11 +19,10 @@ fn render(r: &Reducer<'_>, s: &Splices, out: &mut Vec<u8>) {
 }
 
 /// One round of every move below the tree, each over the tokens of the current document.
-/// Returns whether a move that changes the shape of the tree (a placeholder) was accepted: only
-/// then can the tree moves find something new, so only then does `auto` run them again.
-/// Renamings, literals, numbers and blanks change the text of leaves and gaps, which no tree
-/// move looks at. Does nothing for a format without a lexicon, or when the tree's source is not
-/// the file (a re-encoded document).
+/// Returns whether any was accepted; then `auto` runs the tree moves again, since a test may
+/// find a tree edit interesting now that it was not before (the text changed under it), and
+/// the result is to be 1-minimal for the tree moves too. Does nothing for a format without a
+/// lexicon, or when the tree's source is not the file (a re-encoded document).
 pub(crate) fn reduce_below(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
     type Move = fn(&mut Reducer<'_>, &Lexicon) -> Result<bool, ReduceError>;
     let moves: [(&'static str, Move); 6] = [
@@ -34,7 +33,7 @@ pub(crate) fn reduce_below(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
         ("space", spaces),
         ("literal-chars", shrink_literals),
     ];
-    let mut structural = false;
+    let mut changed = false;
     for (name, step) in moves {
         r.commit()?;
         if r.tree().source() != r.best() {
@@ -44,12 +43,11 @@ pub(crate) fn reduce_below(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
             break;
         };
         r.set_phase(name);
-        let changed = step(r, &lexicon)?;
-        structural |= changed && name == "placeholder";
+        changed |= step(r, &lexicon)?;
     }
     r.commit()?;
     r.set_phase("tree");
-    Ok(structural)
+    Ok(changed)
 }
 
 /// Applies as many of `changes` (disjoint from each other) as the test allows: all of them at
