@@ -16,6 +16,7 @@ mod encoding;
 mod format;
 mod gate;
 mod scan;
+mod subset;
 
 pub use format::Xml;
 
