@@ -885,6 +885,12 @@ fn check_any_input(bytes: &[u8], pick: u64) {
             t.nodes().all(|n| t.label(n) != "#error"),
             "well-formed but recovered: {bytes:?}"
         );
+        // Also no fallback: a well-formed internal subset is always split.
+        assert!(
+            doc.diagnostics.is_empty(),
+            "well-formed but diagnosed: {bytes:?} {:?}",
+            doc.diagnostics
+        );
     }
     if t.len() > 1 {
         let n = NodeId(1 + (pick % (t.len() as u64 - 1)) as u32);
@@ -965,6 +971,16 @@ proptest! {
     #[test]
     fn arbitrary_bytes_round_trip(bytes in proptest::collection::vec(any::<u8>(), 0..100), pick: u64) {
         check_any_input(&bytes, pick);
+    }
+
+    #[test]
+    fn mutated_internal_subsets_round_trip(which: bool, seed: u64, pick: u64) {
+        let bytes = if which {
+            RICH_DTD.as_bytes().to_vec()
+        } else {
+            std::fs::read(fixtures().join("internal-subset.xml")).expect("the fixture exists")
+        };
+        check_any_input(&mutate(bytes, seed), pick);
     }
 
     #[test]
