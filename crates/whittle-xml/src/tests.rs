@@ -818,6 +818,242 @@ fn the_gate_parses_the_internal_subset() {
     assert!(!Xml.gate(b"<!doctype a><a/>"), "the keyword is upper case");
 }
 
+// ----- Internal subset -------------------------------------------------------------------------
+
+/// One declaration of each kind, with `]` and `>` inside quotes, a comment and a PI.
+const SUBSET: &str = "<!DOCTYPE r SYSTEM \"r.dtd\" [\n <!ENTITY e \"a]b>c\">\n \
+    <!ENTITY % p '<!ENTITY f \"y\">'>\n <!ELEMENT r (#PCDATA)>\n <!ATTLIST r k CDATA \"]>\">\n \
+    <!NOTATION n SYSTEM \"n\">\n <!-- ] > -->\n <?pi ]> ?>\n %p;\n]>\n<r>&e;</r>\n";
+
+/// The declarations of [`SUBSET`], in order, as written there.
+const SUBSET_DECLS: [&str; 8] = [
+    "<!ENTITY e \"a]b>c\">",
+    "<!ENTITY % p '<!ENTITY f \"y\">'>",
+    "<!ELEMENT r (#PCDATA)>",
+    "<!ATTLIST r k CDATA \"]>\">",
+    "<!NOTATION n SYSTEM \"n\">",
+    "<!-- ] > -->",
+    "<?pi ]> ?>",
+    "%p;",
+];
+
+#[test]
+fn the_internal_subset_is_one_node_per_declaration() {
+    let doc = parse(SUBSET.as_bytes());
+    let want = r#"#document
+  doctype: #doctype
+    entity: #entity "<!ENTITY e \"a]b>c\">"
+    entity: #entity "<!ENTITY % p '<!ENTITY f \"y\">'>"
+    element: #element "<!ELEMENT r (#PCDATA)>"
+    attlist: #attlist "<!ATTLIST r k CDATA \"]>\">"
+    notation: #notation "<!NOTATION n SYSTEM \"n\">"
+    comment: #comment "<!-- ] > -->"
+    pi: #pi "<?pi ]> ?>"
+    pe-ref: #pe-ref "%p;"
+  text: #text "\n"
+  child: r
+    text: #text "&e;"
+  text: #text "\n"
+"#;
+    assert_eq!(doc.tree.dump(), want);
+    assert_eq!(render(&doc, &Edits::new()), SUBSET.as_bytes());
+    assert!(doc.diagnostics.is_empty(), "{:?}", doc.diagnostics);
+    assert_eq!(Xml.check(SUBSET.as_bytes()), Ok(()));
+    // White space between declarations stays in the DOCTYPE's template.
+    let t = &doc.tree;
+    let doctype = find(t, "#doctype");
+    let gaps: Vec<&[u8]> = (0..=t.children(doctype).len())
+        .map(|i| &SUBSET.as_bytes()[gap(t, doctype, i)])
+        .collect();
+    let mut want: Vec<&[u8]> = vec![b"<!DOCTYPE r SYSTEM \"r.dtd\" [\n "];
+    want.extend([&b"\n "[..]; 7]);
+    want.push(b"\n]>");
+    assert_eq!(gaps, want);
+    // No subset, or an empty one: a leaf.
+    for src in [
+        "<!DOCTYPE r><r/>",
+        "<!DOCTYPE r SYSTEM \"[x]\"><r/>",
+        "<!DOCTYPE r [ \n ]><r/>",
+    ] {
+        let doc = parse(src.as_bytes());
+        assert_eq!(shape(&doc.tree), "#document[#doctype r]", "{src}");
+        assert!(doc.diagnostics.is_empty(), "{src}");
+    }
+}
+
+#[test]
+fn deleting_a_declaration_leaves_the_others_and_reparses() {
+    let all = "#entity #entity #element #attlist #notation #comment #pi #pe-ref";
+    let labels: Vec<&str> = all.split(' ').collect();
+    for (k, decl) in SUBSET_DECLS.iter().enumerate() {
+        // Exactly the declaration goes; the white space around it stays.
+        let want = SUBSET.replacen(decl, "", 1);
+        let mut rest = labels.clone();
+        rest.remove(k);
+        let shape_after = format!(
+            "#document[#doctype[{}] #text r[#text] #text]",
+            rest.join(" ")
+        );
+        check_edit(
+            SUBSET,
+            |t| Edits::from_iter([(t.children(find(t, "#doctype"))[k], Edit::Delete)]),
+            &want,
+            &shape_after,
+        );
+    }
+    // Every declaration deleted: the DOCTYPE keeps its brackets and becomes a leaf again.
+    check_edit(
+        SUBSET,
+        |t| {
+            t.children(find(t, "#doctype"))
+                .iter()
+                .map(|&k| (k, Edit::Delete))
+                .collect()
+        },
+        "<!DOCTYPE r SYSTEM \"r.dtd\" [\n \n \n \n \n \n \n \n \n]>\n<r>&e;</r>\n",
+        "#document[#doctype #text r[#text] #text]",
+    );
+}
+
+#[test]
+fn the_gate_rejects_deleting_an_entity_the_document_uses() {
+    let src = "<!DOCTYPE r [\n<!ENTITY used \"u\">\n<!ENTITY inner \"i\">\n\
+               <!ENTITY outer \"(&inner;)\">\n<!ENTITY unused \"v\">\n<!ELEMENT r ANY>\n]>\n\
+               <r a=\"&used;\">&outer;</r>\n";
+    assert_eq!(Xml.check(src.as_bytes()), Ok(()));
+    let doc = parse(src.as_bytes());
+    let t = &doc.tree;
+    let decls = t.children(find(t, "#doctype"));
+    assert_eq!(decls.len(), 5);
+    let without = |k: usize| render(&doc, &Edits::from_iter([(decls[k], Edit::Delete)]));
+    // `used` is referenced in an attribute, `inner` in the value of `outer`, `outer` in text.
+    for (k, name) in [(0, "used"), (1, "inner"), (2, "outer")] {
+        let out = without(k);
+        let err = Xml.check(&out).expect_err(name);
+        assert!(
+            err.message
+                .contains(&format!("undefined entity `&{name};`")),
+            "{name}: {err}"
+        );
+        assert_eq!(render(&parse(&out), &Edits::new()), out);
+    }
+    // An unused entity, and the element declaration (the gate checks well-formedness only).
+    assert!(Xml.gate(&without(3)));
+    assert!(Xml.gate(&without(4)));
+    // With a parameter-entity reference the used entity may be declared elsewhere, so the gate
+    // (like xmllint) no longer requires it.
+    let src = "<!DOCTYPE r [\n<!ENTITY used \"u\">\n%ext;\n]>\n<r>&used;</r>";
+    let doc = parse(src.as_bytes());
+    let first = doc.tree.children(find(&doc.tree, "#doctype"))[0];
+    let out = render(&doc, &Edits::from_iter([(first, Edit::Delete)]));
+    assert_eq!(out, b"<!DOCTYPE r [\n\n%ext;\n]>\n<r>&used;</r>");
+    assert!(Xml.gate(&out));
+}
+
+#[test]
+fn a_subset_that_cannot_be_split_stays_one_leaf() {
+    let leaves = [
+        ("<!DOCTYPE a [ junk ]><a/>", "no markup declaration"),
+        ("<!DOCTYPE a [<!FOO x>]><a/>", "unknown markup declaration"),
+        (
+            "<!DOCTYPE a [<!entity e 'x'>]><a/>",
+            "unknown markup declaration",
+        ),
+        (
+            "<!DOCTYPE a [<!ELEMENT a ANY>] x><a/>",
+            "between `]` and `>`",
+        ),
+        ("<!DOCTYPE a [%;]><a/>", "parameter-entity reference"),
+        ("<!DOCTYPE a [%p ;]><a/>", "parameter-entity reference"),
+        ("<!DOCTYPE a [<!ENTITY e 'x'] ><a/>", "inside a declaration"),
+        ("<!DOCTYPE a [<!ELEMENT a <b>]><a/>", "inside a declaration"),
+    ];
+    for (src, why) in leaves {
+        let doc = parse(src.as_bytes());
+        assert_eq!(shape(&doc.tree), "#document[#doctype a]", "{src}");
+        assert_eq!(render(&doc, &Edits::new()), src.as_bytes());
+        assert!(
+            doc.diagnostics.iter().any(|d| d
+                .message
+                .starts_with("internal subset kept as one leaf")
+                && d.message.contains(why)),
+            "{src}: {:?}",
+            doc.diagnostics
+        );
+        assert!(!Xml.gate(src.as_bytes()), "{src}");
+    }
+    // A `]` outside quotes ends the subset for the scanner, as it did before: the DOCTYPE ends at
+    // the next `>` and the rest is text.
+    for (src, want) in [
+        (
+            "<!DOCTYPE a [<!ELEMENT a (b]c)>]><a/>",
+            "#document[#doctype #text a]",
+        ),
+        (
+            "<!DOCTYPE a [<![INCLUDE[<!ELEMENT a ANY>]]>]><a/>",
+            "#document[#doctype #text a]",
+        ),
+    ] {
+        let doc = parse(src.as_bytes());
+        assert_eq!(shape(&doc.tree), want, "{src}");
+        assert_eq!(render(&doc, &Edits::new()), src.as_bytes());
+    }
+    // Unterminated: an `#error` leaf, as before.
+    for src in [
+        "<!DOCTYPE a [<!ENTITY e \"x>]><a/>",
+        "<!DOCTYPE a [<!-- ]><a/>",
+        "<!DOCTYPE a [<?pi ]><a/>",
+        "<!DOCTYPE a [<!ELEMENT a ANY>",
+        "<!DOCTYPE a [<!ELEMENT a ANY",
+    ] {
+        let doc = parse(src.as_bytes());
+        let t = &doc.tree;
+        assert_eq!(t.label(t.children(t.root())[0]), "#error", "{src}");
+        assert_eq!(render(&doc, &Edits::new()), src.as_bytes());
+    }
+}
+
+#[test]
+fn huge_deep_and_unterminated_subsets_do_not_panic() {
+    // 100 000 declarations: one node each, round trip, gate, one deletion.
+    let n = 100_000;
+    let mut src = String::from("<!DOCTYPE r [\n");
+    for k in 0..n {
+        src.push_str(&format!("<!ENTITY e{k} \"{k}\">\n"));
+    }
+    src.push_str("]>\n<r>&e99999;</r>\n");
+    let doc = parse(src.as_bytes());
+    let t = &doc.tree;
+    assert_eq!(t.children(find(t, "#doctype")).len(), n);
+    assert_eq!(render(&doc, &Edits::new()), src.as_bytes());
+    assert!(Xml.gate(src.as_bytes()));
+    let last = *t.children(find(t, "#doctype")).last().expect("children");
+    assert!(!Xml.gate(&render(&doc, &Edits::from_iter([(last, Edit::Delete)]))));
+    let first = t.children(find(t, "#doctype"))[0];
+    assert!(Xml.gate(&render(&doc, &Edits::from_iter([(first, Edit::Delete)]))));
+    // A content model nested 100 000 deep is one declaration; the gate nests by its own stack.
+    let depth = 100_000;
+    let src = format!(
+        "<!DOCTYPE r [<!ELEMENT r {}r{}>]><r/>",
+        "(".repeat(depth),
+        ")".repeat(depth)
+    );
+    let doc = parse(src.as_bytes());
+    assert_eq!(shape(&doc.tree), "#document[#doctype[#element] r]");
+    assert!(Xml.gate(src.as_bytes()));
+    // Never closed, with and without unbalanced quotes; and many small DOCTYPEs in a row.
+    for unit in [
+        "<!DOCTYPE a [<!ENTITY e 'x'>",
+        "<!DOCTYPE a [<!ENTITY e 'x>",
+        "<!DOCTYPE a [<!ENTITY e \"]>\">]>",
+        "<!DOCTYPE a [%p;<!-- ]> -->]>",
+    ] {
+        let src = unit.repeat(200_000 / unit.len());
+        let doc = parse(src.as_bytes());
+        assert_eq!(render(&doc, &Edits::new()), src.as_bytes(), "{unit}");
+    }
+}
+
 // ----- Hostile input ---------------------------------------------------------------------------
 
 #[test]
