@@ -1014,6 +1014,37 @@ fn a_subset_that_cannot_be_split_stays_one_leaf() {
 }
 
 #[test]
+fn the_shipped_rules_do_not_filter_the_new_labels() {
+    // corpora/xml.rules.json was learned when a DOCTYPE was a leaf: it knows `#doctype` (with no
+    // mandatory edge), `#comment` and `#pi`, but not `#entity`, `#element`, `#attlist`,
+    // `#notation` or `#pe-ref`. Labels the rules do not know are never filtered.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpora/xml.rules.json");
+    let text = std::fs::read_to_string(path).expect("the shipped XML rules exist");
+    let rules = whittle_core::Rules::from_json(&text).expect("the rules file reads");
+    for label in ["#entity", "#element", "#attlist", "#notation", "#pe-ref"] {
+        assert!(!rules.labels.contains_key(label), "{label}");
+    }
+    let doc = parse(SUBSET.as_bytes());
+    let t = &doc.tree;
+    let compiled = rules.compile(t);
+    let doctype = find(t, "#doctype");
+    for &k in t.children(doctype) {
+        assert!(compiled.may_delete(t, k), "delete {}", t.label(k));
+        // A comment or PI was only ever seen under the document or an element, never in the
+        // place of a DOCTYPE, so the rules filter replacing the DOCTYPE by one; the new labels
+        // are unknown and pass (the gate then rejects a declaration outside a DOCTYPE).
+        let known = matches!(t.label(k), "#comment" | "#pi");
+        assert_eq!(
+            compiled.may_substitute(t, doctype, k),
+            !known,
+            "{}",
+            t.label(k)
+        );
+    }
+    assert!(compiled.may_delete(t, doctype));
+}
+
+#[test]
 fn huge_deep_and_unterminated_subsets_do_not_panic() {
     // 100 000 declarations: one node each, round trip, gate, one deletion.
     let n = 100_000;
