@@ -13,6 +13,7 @@
 //! tail again and again.
 
 use crate::encoding::{is_ws, label_text};
+use crate::subset::{self, Decl, Unsplit};
 use encoding_rs::Encoding;
 use std::collections::HashMap;
 use std::ops::Range;
@@ -107,6 +108,8 @@ struct Scanner<'s> {
     items: Vec<Item>,
     /// The label of the attribute being added (kept to reuse its allocation).
     label: String,
+    /// The declarations of the internal subset being read (kept to reuse its allocation).
+    decls: Vec<Decl>,
     /// Diagnostics beyond [`MAX_DIAGNOSTICS`] are only counted.
     dropped: usize,
 }
@@ -133,6 +136,7 @@ pub(crate) fn scan(
         open_names: HashMap::new(),
         items: Vec::new(),
         label: String::new(),
+        decls: Vec::new(),
         dropped: 0,
     };
     s.run(skip);
@@ -242,7 +246,8 @@ impl<'s> Scanner<'s> {
         }
     }
 
-    /// A DOCTYPE, with its internal subset, as one leaf.
+    /// A DOCTYPE: a node whose children are the declarations of its internal subset, or one leaf
+    /// if it has no subset or the subset cannot be split (see [`subset`]).
     fn doctype(&mut self, i: usize) -> usize {
         let end = if self.doctype_failed {
             None
@@ -251,13 +256,47 @@ impl<'s> Scanner<'s> {
         };
         match end {
             Some(end) => {
-                self.b.leaf(DOCTYPE, "doctype", i, end);
+                let mut decls = std::mem::take(&mut self.decls);
+                decls.clear();
+                match self.split_doctype(i, end, &mut decls) {
+                    Ok(()) if !decls.is_empty() => {
+                        self.b.open(DOCTYPE, "doctype", i);
+                        for d in &decls {
+                            let (label, edge) = d.kind.labels();
+                            self.b.leaf(label, edge, d.span.start, d.span.end);
+                        }
+                        self.b.close(end);
+                    }
+                    Ok(()) => {
+                        self.b.leaf(DOCTYPE, "doctype", i, end);
+                    }
+                    Err((at, why)) => {
+                        self.diagnose(at, format!("internal subset kept as one leaf: {why}"));
+                        self.b.leaf(DOCTYPE, "doctype", i, end);
+                    }
+                }
+                self.decls = decls;
                 end
             }
             None => {
                 self.doctype_failed = true;
                 self.error_markup(i, "DOCTYPE not closed by `>`")
             }
+        }
+    }
+
+    /// The declarations of the internal subset of the DOCTYPE `i..end` (none if it has no
+    /// subset), or why the subset cannot be split. After the `]` only white space may come
+    /// before the final `>`.
+    fn split_doctype(&self, i: usize, end: usize, decls: &mut Vec<Decl>) -> Result<(), Unsplit> {
+        let src = self.src;
+        let Some(open) = subset::subset_open(src, i + 9, end) else {
+            return Ok(());
+        };
+        let close = subset::split(src, open + 1, end, decls)?;
+        match position(src, close + 1, |c| !is_ws(c)) {
+            Some(p) if p + 1 == end => Ok(()),
+            _ => Err((close, "text between `]` and `>`")),
         }
     }
 
