@@ -211,9 +211,11 @@ fn auto_goes_below_the_tree_and_ends_with_bytes_for_a_malformed_input() {
         .current_dir(case.dir.path())
         .status()
         .unwrap();
-    assert!(still.success(), "xmllint still says `no name` on {reduced:?}");
+    assert!(
+        still.success(),
+        "xmllint still says `no name` on {reduced:?}"
+    );
 }
-
 
 #[test]
 fn lines_ddmin_keeps_exactly_the_needed_lines() {

@@ -326,4 +326,3 @@ fn spaces(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
         .collect();
     apply_changes(r, &changes)
 }
-

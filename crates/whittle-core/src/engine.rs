@@ -9,8 +9,8 @@ use crate::oracle::{Oracle, OracleError, Verdict};
 use crate::rules::{CompiledRules, Rules};
 use crate::tree::Tree;
 use rustc_hash::FxHashMap;
-use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -73,6 +73,7 @@ impl Default for Options {
 
 /// Counts and timings of a reduction; every number in the JSON report.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
 pub struct Stats {
     /// Candidates rendered.
     pub candidates: u64,

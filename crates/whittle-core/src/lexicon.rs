@@ -79,8 +79,10 @@ impl Splices {
 
     /// All the splices of several sets that do not overlap each other.
     pub fn union<'s>(parts: impl IntoIterator<Item = &'s Splices>) -> Splices {
-        let mut all: Vec<(Range<usize>, Vec<u8>)> =
-            parts.into_iter().flat_map(|s| s.0.iter().cloned()).collect();
+        let mut all: Vec<(Range<usize>, Vec<u8>)> = parts
+            .into_iter()
+            .flat_map(|s| s.0.iter().cloned())
+            .collect();
         all.sort_by_key(|(r, _)| (r.start, r.end));
         Splices(all)
     }
@@ -125,7 +127,8 @@ pub fn blank_runs(
             if at_line_start && !at_line_end {
                 continue;
             }
-            let joins = start > 0 && i < source.len() && is_word(source[start - 1]) && is_word(source[i]);
+            let joins =
+                start > 0 && i < source.len() && is_word(source[start - 1]) && is_word(source[i]);
             let min = if joins && !at_line_end { " " } else { "" };
             if min.len() < i - start {
                 out.push(Token {

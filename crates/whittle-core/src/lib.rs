@@ -4,11 +4,11 @@
 //! format, and only its `oracle` module starts processes.
 
 mod algo;
+mod below;
 mod document;
 mod edit;
 mod engine;
 mod format;
-mod below;
 mod lexicon;
 mod observe;
 mod oracle;

@@ -6,13 +6,14 @@ use crate::engine::Stats;
 use serde::{Deserialize, Serialize};
 
 /// Whether candidates go through the format's validity gate before the test.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Gate {
     /// Every candidate is checked by the format's parser first.
     #[serde(rename = "on")]
     On,
     /// The caller turned it off, or the format has none.
     #[serde(rename = "off")]
+    #[default]
     Off,
     /// Asked for, but the input itself fails it (a test about a malformed file), so it is off.
     #[serde(rename = "switched off (the input fails it)")]

@@ -36,8 +36,10 @@ pub struct Reduced {
 }
 
 /// The counts and timings of one reduction. It is the body of `whittle reduce --report`, and
-/// what the benchmark reads back from that file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// what the benchmark reads back from that file; a key that an older report lacks reads as its
+/// default (zero, `false`, empty).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Report {
     /// The format's name.
     pub format: String,

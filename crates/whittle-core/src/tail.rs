@@ -133,7 +133,10 @@ mod tests {
         let all = shorter_strings(b"ab", 3).unwrap();
         let expected: Vec<&[u8]> = vec![b"", b"a", b"b", b"aa", b"ab", b"ba", b"bb"];
         assert_eq!(all, expected);
-        assert!(shorter_strings(b"abcdefghij", 4).is_none(), "1 + 10 + 100 + 1000 > 400");
+        assert!(
+            shorter_strings(b"abcdefghij", 4).is_none(),
+            "1 + 10 + 100 + 1000 > 400"
+        );
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! statement, and ruff's parser as the validity gate.
 
 use whittle_core::{
-    CompiledRules, Deletion, Document, Edit, Edits, Format, NodeId, ParseError, SubstituteByChild,
-    Lexicon, Template,
+    CompiledRules, Deletion, Document, Edit, Edits, Format, Lexicon, NodeId, ParseError,
+    SubstituteByChild, Template,
 };
 use whittle_treesitter::{LexSpec, Spec};
 

@@ -8,7 +8,8 @@ pub(crate) fn lexicon(doc: &Document) -> Lexicon {
     let tree = &doc.tree;
     let src = tree.source();
     let mut tokens = Vec::new();
-    let mut push = |span: std::ops::Range<usize>, kind: TokenKind| tokens.push(Token { span, kind });
+    let mut push =
+        |span: std::ops::Range<usize>, kind: TokenKind| tokens.push(Token { span, kind });
     for n in tree.nodes() {
         let label = tree.label(n);
         let span = tree.span(n);
@@ -50,17 +51,17 @@ pub(crate) fn lexicon(doc: &Document) -> Lexicon {
 
 /// ` name = "value"`: the blanks before it (one must stay), the name (unless it declares a
 /// namespace), the blanks around `=` and the value between its quotes.
-fn attribute(
-    text: &[u8],
-    offset: usize,
-    push: &mut impl FnMut(std::ops::Range<usize>, TokenKind),
-) {
+fn attribute(text: &[u8], offset: usize, push: &mut impl FnMut(std::ops::Range<usize>, TokenKind)) {
     let blank = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
     let lead = text.iter().take_while(|&&b| blank(b)).count();
     if lead > 1 {
         push(offset..offset + lead, TokenKind::Space { min: " " });
     }
-    let name_end = lead + text[lead..].iter().take_while(|&&b| is_name_byte(b)).count();
+    let name_end = lead
+        + text[lead..]
+            .iter()
+            .take_while(|&&b| is_name_byte(b))
+            .count();
     let name = &text[lead..name_end];
     if !name.is_empty() && !name.starts_with(b"xmlns") {
         push(
@@ -74,18 +75,26 @@ fn attribute(
         return;
     }
     if before_eq > 0 {
-        push(offset + i..offset + i + before_eq, TokenKind::Space { min: "" });
+        push(
+            offset + i..offset + i + before_eq,
+            TokenKind::Space { min: "" },
+        );
     }
     i += before_eq + 1;
     let after_eq = text[i..].iter().take_while(|&&b| blank(b)).count();
     if after_eq > 0 {
-        push(offset + i..offset + i + after_eq, TokenKind::Space { min: "" });
+        push(
+            offset + i..offset + i + after_eq,
+            TokenKind::Space { min: "" },
+        );
     }
     i += after_eq;
     let quote = text.get(i).copied();
-    if matches!(quote, Some(b'"' | b'\'')) && text.len() >= i + 2 && text.last() == quote.as_ref()
-    {
-        push(offset + i..offset + text.len(), TokenKind::Literal { open: 1, close: 1 });
+    if matches!(quote, Some(b'"' | b'\'')) && text.len() >= i + 2 && text.last() == quote.as_ref() {
+        push(
+            offset + i..offset + text.len(),
+            TokenKind::Literal { open: 1, close: 1 },
+        );
     }
 }
 

@@ -135,3 +135,22 @@ fn repeat_rechecks_the_result_k_times() {
     // A boring candidate costs 3 runs, an interesting one 1; the re-check 3 more.
     assert!(r.test_runs >= r.stats.oracle_calls + 3, "{r:?}");
 }
+
+#[test]
+fn a_report_reads_back_from_its_json_and_older_reports_read_with_defaults() {
+    let test = |bytes: &[u8]| bytes.contains(&b'k');
+    let reduced = Reduction::new(&Toy, &test, b"a b(k) c(d)").run().unwrap();
+    let json = serde_json::to_string(&reduced.report).unwrap();
+    let back: crate::Report = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, reduced.report);
+    // A report written before `repeat`, `test_runs` and the per-move counts existed.
+    let old: crate::Report = serde_json::from_str(
+        r#"{"bytes_before": 9, "bytes_after": 3, "oracle_calls": 4, "gate": "on"}"#,
+    )
+    .unwrap();
+    assert_eq!((old.bytes_before, old.bytes_after), (9, 3));
+    assert_eq!(old.stats.oracle_calls, 4);
+    assert_eq!(old.gate, Gate::On);
+    assert_eq!(old.test_runs, 0);
+    assert!(old.stats.tests_by_move.is_empty());
+}

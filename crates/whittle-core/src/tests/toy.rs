@@ -2,7 +2,9 @@
 //! e.g. `IfStmt(test:Unary(arg:c) cons:Block(body:Var))`. The root `file` holds the top-level
 //! nodes. Every rendering of a toy tree with edits is again valid toy syntax.
 
-use crate::{Document, Format, Lexicon, ParseError, Token, TokenKind, TreeBuilder, blank_runs, gap};
+use crate::{
+    Document, Format, Lexicon, ParseError, Token, TokenKind, TreeBuilder, blank_runs, gap,
+};
 
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Toy;
