@@ -102,7 +102,7 @@ fn rename(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
     }
     let mut used: HashSet<&[u8]> = groups.keys().map(|&(_, name)| name).collect();
     used.extend(lex.reserved.iter().map(|w| w.as_bytes()));
-    let mut order: Vec<(&(u8, &[u8]), &Vec<Range<usize>>)> = groups.iter().collect();
+    let mut order: Vec<_> = groups.iter().collect();
     order.sort_by_key(|&(&(ns, name), spans)| {
         (std::cmp::Reverse(spans.len() * name.len()), ns, name)
     });

@@ -104,7 +104,7 @@ const LEX: LexSpec = LexSpec {
     ],
     verbatim: &["string", "template_string", "regex"],
     reserved: &["do", "if", "in"],
-    is_word: is_word,
+    is_word,
 };
 
 fn is_word(b: u8) -> bool {

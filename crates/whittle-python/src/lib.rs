@@ -60,7 +60,7 @@ const LEX: LexSpec = LexSpec {
     ],
     verbatim: &["string", "concatenated_string"],
     reserved: &["as", "if", "in", "is", "or"],
-    is_word: is_word,
+    is_word,
 };
 
 fn is_word(b: u8) -> bool {
