@@ -36,12 +36,12 @@ pub(crate) fn reductions_table(rows: &[Row], columns: &Columns) -> String {
         let dash = || "—".to_string();
         let (bytes, nodes, calls, hits, gate, wall, outside) = match &r.report {
             Some(rep) => (
-                before_after(rep.bytes_before, rep.bytes_after),
-                before_after(rep.nodes_before, rep.nodes_after),
-                group_digits(rep.oracle_calls),
-                group_digits(rep.cache_hits),
-                group_digits(rep.gate_rejections),
-                format!("{:.2}", rep.wall_seconds),
+                before_after(rep.run.bytes_before as u64, rep.run.bytes_after as u64),
+                before_after(rep.run.nodes_before as u64, rep.run.nodes_after as u64),
+                group_digits(rep.run.stats.oracle_calls),
+                group_digits(rep.run.stats.cache_hits),
+                group_digits(rep.run.stats.gate_rejections),
+                format!("{:.2}", rep.run.wall_seconds),
                 rep.outside_share_percent()
                     .map_or_else(dash, |p| format!("{p:.1} %")),
             ),
@@ -191,22 +191,22 @@ pub(crate) fn filtering_table(cases: &[CaseSection]) -> String {
         let wall = |r: &Row| {
             r.report
                 .as_ref()
-                .map_or_else(dash, |rep| format!("{:.2}", rep.wall_seconds))
+                .map_or_else(dash, |rep| format!("{:.2}", rep.run.wall_seconds))
         };
         let calls = match (&with.report, &without.report) {
-            (Some(a), Some(b)) => ratio(a.oracle_calls, b.oracle_calls),
+            (Some(a), Some(b)) => ratio(a.run.stats.oracle_calls, b.run.stats.oracle_calls),
             _ => dash(),
         };
         table.row(&[
             cell(&case.id),
             with.lang.clone(),
             with.jobs.to_string(),
-            num(with, |r| r.bytes_after),
-            num(without, |r| r.bytes_after),
-            num(with, |r| r.oracle_calls),
-            num(without, |r| r.oracle_calls),
+            num(with, |r| r.run.bytes_after as u64),
+            num(without, |r| r.run.bytes_after as u64),
+            num(with, |r| r.run.stats.oracle_calls),
+            num(without, |r| r.run.stats.oracle_calls),
             calls,
-            num(with, |r| r.filtered),
+            num(with, |r| r.run.stats.filtered),
             wall(with),
             wall(without),
         ]);
@@ -254,8 +254,8 @@ pub(crate) fn overhead_table(rows: &[OverheadRow]) -> String {
         };
         let (calls, after) = match &r.report {
             Some(rep) => (
-                group_digits(rep.oracle_calls),
-                before_after(rep.bytes_before, rep.bytes_after),
+                group_digits(rep.run.stats.oracle_calls),
+                before_after(rep.run.bytes_before as u64, rep.run.bytes_after as u64),
             ),
             None => ("—".to_string(), "—".to_string()),
         };

@@ -1,5 +1,4 @@
 use crate::cells::ratio;
-use crate::report::Report;
 use crate::results::{Columns, Row};
 use crate::tables::rules_cell;
 use crate::tables::{filtering_pair, filtering_table, overhead_table, reductions_table};
@@ -180,11 +179,12 @@ fn the_filtering_table_compares_gtr_star_with_and_without_rules_at_the_first_j()
     // XML ran at -j 1 and 2: the -j 1 pair is taken, and rows of other algorithms are not.
     let xml_rows = |j: usize, no_rules: bool, calls: u64| Row {
         no_rules,
-        report: Some(Report {
-            oracle_calls: calls,
-            bytes_after: 46,
-            filtered: if no_rules { 0 } else { 7 },
-            ..sample_report()
+        report: Some({
+            let mut rep = sample_report();
+            rep.run.stats.oracle_calls = calls;
+            rep.run.bytes_after = 46;
+            rep.run.stats.filtered = if no_rules { 0 } else { 7 };
+            rep
         }),
         ..row("gtr*", j)
     };
