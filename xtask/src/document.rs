@@ -5,7 +5,7 @@ use crate::cells::{duration, fenced, group_digits};
 use crate::findings::findings;
 use crate::results::{CaseSection, Environment, OverheadRow};
 use crate::tables::{
-    filtering_pair, filtering_table, others_table, overhead_table, reductions_table,
+    filtering_pair, filtering_table, moves_list, others_table, overhead_table, reductions_table,
 };
 use std::fmt::Write as _;
 
@@ -254,19 +254,37 @@ pub(crate) fn comparison(
     if !seen.is_empty() {
         d.push('\n');
     }
-    let _ = writeln!(
-        d,
-        "### Headline: whittle `gtr*` against the best other reducer\n"
-    );
-    let _ = writeln!(
-        d,
-        "Per format, the other reducer with the smallest median node share (by bytes where \
-         its outputs do not parse), against whittle `gtr*` (shipped rules) on the same cases: \
-         medians over the cases where the other reducer's output is still interesting, each at \
-         the largest `-j` it ran at on the case. *Outputs valid* counts the outputs that pass \
-         the case's check of the format (none for the XML case, which is about an ill-formed \
-         file).\n"
-    );
+    if crate::summary::has_default(&runs) {
+        let _ = writeln!(
+            d,
+            "### Headline: whittle's default `auto` against the best other reducer\n"
+        );
+        let _ = writeln!(
+            d,
+            "Per format, the other reducer with the smallest median node share (by bytes where \
+             its outputs do not parse), against whittle's default `auto` (shipped rules) on the \
+             same cases, and on the row below against `gtr*` (shipped rules) on the cases where \
+             `auto` has results too, so the rows show what `auto`'s moves below the tree add: \
+             medians over the cases where the other reducer's output is still interesting, each \
+             at the largest `-j` it ran at on the case. *Outputs valid* counts the outputs that \
+             pass the case's check of the format (none for the XML case, which is about an \
+             ill-formed file).\n"
+        );
+    } else {
+        let _ = writeln!(
+            d,
+            "### Headline: whittle `gtr*` against the best other reducer\n"
+        );
+        let _ = writeln!(
+            d,
+            "Per format, the other reducer with the smallest median node share (by bytes where \
+             its outputs do not parse), against whittle `gtr*` (shipped rules) on the same cases: \
+             medians over the cases where the other reducer's output is still interesting, each \
+             at the largest `-j` it ran at on the case. *Outputs valid* counts the outputs that \
+             pass the case's check of the format (none for the XML case, which is about an \
+             ill-formed file).\n"
+        );
+    }
     d.push_str(&crate::summary::headline(&runs));
     d.push('\n');
     let _ = writeln!(d, "### Medians per format (the paper's Table II)\n");
@@ -311,6 +329,11 @@ pub(crate) fn case_section(d: &mut String, case: &CaseSection) {
     }
     if !case.rows.is_empty() {
         d.push_str(&reductions_table(&case.rows, &case.columns));
+        d.push('\n');
+    }
+    let moves = moves_list(&case.rows);
+    if !moves.is_empty() {
+        d.push_str(&moves);
         d.push('\n');
     }
     if !case.others.is_empty() {

@@ -44,12 +44,12 @@ pub(crate) fn findings(cases: &[CaseSection], overhead: &[OverheadRow]) -> Vec<S
                 .then(|| case.rows.iter().find(|w| w.counterpart_of(r)))
                 .flatten()
                 .and_then(|w| Some((w.report.as_ref()?, r.report.as_ref()?)))
-                && with.bytes_after > without.bytes_after
+                && with.run.bytes_after > without.run.bytes_after
             {
                 out.push(format!(
                     "{what}: the shipped rules cost size: {} bytes with them, {} without",
-                    group_digits(with.bytes_after),
-                    group_digits(without.bytes_after)
+                    group_digits(with.run.bytes_after as u64),
+                    group_digits(without.run.bytes_after as u64)
                 ));
             }
             if r.same_output_across_jobs == Some(false) && r.jobs == 1 {

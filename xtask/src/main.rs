@@ -3,7 +3,8 @@
 //! - `cargo xtask bench [--quick] [--case ID]... [--reducer ID]... [--out docs/benchmarks.md]`
 //!   builds the release binary, reduces the real cases of `xtask/cases/` (from
 //!   `../shared/guide/cases.md`) with their algorithms at their `-j` values (`gtr` and `gtr*`
-//!   also with `--no-rules`) and with the other reducers of `reducers.rs` (installed pinned under
+//!   also with `--no-rules`; whittle's default `auto` right after `gtr*`, so the gain of its
+//!   moves below the tree shows) and with the other reducers of `reducers.rs` (installed pinned under
 //!   `target/bench-tools/`), every one through the counting wrapper `oracles/count.sh` and under
 //!   `xtask measure` (CPU time, peak memory), installs the npm tools an oracle needs, measures
 //!   whittle's own overhead on tiny inputs, and writes the whole of `docs/benchmarks.md` with the

@@ -451,12 +451,12 @@ pub(crate) fn summary_line(r: &Row) -> String {
         (Some(rep), None) => format!(
             "  {} → {} bytes, {} oracle calls, {} gate rejections, {} filtered, {:.2} s, still \
              interesting: {}",
-            rep.bytes_before,
-            rep.bytes_after,
-            rep.oracle_calls,
-            rep.gate_rejections,
-            rep.filtered,
-            rep.wall_seconds,
+            rep.run.bytes_before,
+            rep.run.bytes_after,
+            rep.run.stats.oracle_calls,
+            rep.run.stats.gate_rejections,
+            rep.run.stats.filtered,
+            rep.run.wall_seconds,
             verdicts(r.still_interesting, r.check)
         ),
         (None, None) => "  finished, but wrote no report".to_string(),

@@ -238,9 +238,92 @@ pub(crate) fn best_other(runs: &[&Run], format: &str) -> Option<(String, Medians
         })
 }
 
-/// The headline table: per format, whittle `gtr*` against the best other reducer, both over the
-/// cases the other reducer has results for.
+/// whittle's default algorithm as a reducer of the comparison: the headline compares it with
+/// the best other reducer where it has results.
+pub(crate) const DEFAULT_REDUCER: &str = "whittle auto";
+
+/// The algorithm the headline compared before `auto` was the default, still shown beside it so
+/// that the gain of `auto`'s moves below the tree is visible.
+pub(crate) const GTR_STAR_REDUCER: &str = "whittle gtr*";
+
+/// Whether whittle's default `auto` ran (with the shipped rules) in any of `runs`: the headline
+/// then compares it with the best other reducer; results of before `auto` keep the headline of
+/// `gtr*`.
+pub(crate) fn has_default(runs: &[Run]) -> bool {
+    runs.iter()
+        .any(|r| r.reducer == DEFAULT_REDUCER && !r.no_rules)
+}
+
+/// The medians of `reducer` on `format` over `cases` only, so that two reducers are compared on
+/// the same inputs; over all its cases when it has no result on any of `cases`.
+fn medians_on(runs: &[&Run], format: &str, reducer: &str, cases: &[&str]) -> Medians {
+    let same: Vec<&Run> = runs
+        .iter()
+        .copied()
+        .filter(|r| cases.contains(&r.case.as_str()))
+        .collect();
+    let m = medians(&same, format, reducer);
+    if m.cases == 0 {
+        medians(runs, format, reducer)
+    } else {
+        m
+    }
+}
+
+/// The cases of `format` where `reducer`'s output counts.
+fn counted_cases<'r>(runs: &[&'r Run], format: &str, reducer: &str) -> Vec<&'r str> {
+    runs.iter()
+        .filter(|r| r.format == format && r.reducer == reducer && r.counts())
+        .map(|r| r.case.as_str())
+        .collect()
+}
+
+/// Which of whittle (`w`) and another reducer (`o`) left less, by tree nodes and then by bytes
+/// (also when the other's output does not parse), and which needed fewer oracle calls.
+fn who_wins(w: &Medians, o: &Medians) -> [String; 2] {
+    let by_bytes = match (w.bytes_percent, o.bytes_percent) {
+        (Some(a), Some(b)) if a < b => "whittle",
+        (Some(a), Some(b)) if a > b => "**other**",
+        (Some(_), Some(_)) => "tie",
+        _ => "—",
+    };
+    let smaller = match (w.nodes_percent, o.nodes_percent) {
+        (Some(a), Some(b)) if a < b => "whittle",
+        (Some(a), Some(b)) if a > b => "**other**",
+        _ => by_bytes,
+    };
+    let fewer = match (w.calls, o.calls) {
+        (Some(a), Some(b)) if a < b => "whittle",
+        (Some(a), Some(b)) if a > b => "**other**",
+        (Some(_), Some(_)) => "tie",
+        _ => "—",
+    };
+    [smaller.to_string(), fewer.to_string()]
+}
+
+/// The cells of a reducer's medians: nodes / bytes left, oracle calls, outputs valid.
+fn median_cells(m: &Medians) -> [String; 3] {
+    [
+        format!("{} / {}", pct(m.nodes_percent), pct(m.bytes_percent)),
+        num(m.calls, 0),
+        m.valid_cell(),
+    ]
+}
+
+/// The headline table: per format, whittle's default `auto` and `gtr*` against the best other
+/// reducer when `auto` has results ([`has_default`]), else `gtr*` alone as before `auto` was the
+/// default.
 pub(crate) fn headline(runs: &[Run]) -> String {
+    if has_default(runs) {
+        headline_default(runs)
+    } else {
+        headline_gtr_star(runs)
+    }
+}
+
+/// The headline of results of before `auto`: per format, whittle `gtr*` against the best other
+/// reducer, both over the cases the other reducer has results for.
+fn headline_gtr_star(runs: &[Run]) -> String {
     let runs = compared(runs);
     let mut table = Table::new([
         ("format", LEFT),
@@ -255,68 +338,89 @@ pub(crate) fn headline(runs: &[Run]) -> String {
         ("fewer calls", LEFT),
     ]);
     for f in formats(&runs) {
-        let w = medians(&runs, &f, "whittle gtr*");
-        if w.cases == 0 {
+        if medians(&runs, &f, GTR_STAR_REDUCER).cases == 0 {
             continue;
         }
         let best = best_other(&runs, &f);
         // whittle on the cases the best other reducer has results for, so both medians are
         // over the same inputs.
-        let w = match &best {
-            Some((name, _)) => {
-                let cases: Vec<&str> = runs
-                    .iter()
-                    .filter(|r| r.format == f && r.reducer == *name && r.counts())
-                    .map(|r| r.case.as_str())
-                    .collect();
-                let same: Vec<&Run> = runs
-                    .iter()
-                    .copied()
-                    .filter(|r| cases.contains(&r.case.as_str()))
-                    .collect();
-                let m = medians(&same, &f, "whittle gtr*");
-                if m.cases == 0 { w } else { m }
-            }
-            None => w,
-        };
-        let whittle = [
-            f.clone(),
-            format!("{} / {}", pct(w.nodes_percent), pct(w.bytes_percent)),
-            num(w.calls, 0),
-            w.valid_cell(),
-        ];
+        let cases = best
+            .as_ref()
+            .map_or_else(Vec::new, |(name, _)| counted_cases(&runs, &f, name));
+        let w = medians_on(&runs, &f, GTR_STAR_REDUCER, &cases);
+        let whittle = [[f.clone()].as_slice(), &median_cells(&w)].concat();
         let Some((name, o)) = best else {
             let dashes = ["—"; 6].map(String::from);
             table.row(&[whittle.as_slice(), &dashes].concat());
             continue;
         };
-        // By tree nodes, then by bytes (also when the other's output does not parse).
-        let by_bytes = match (w.bytes_percent, o.bytes_percent) {
-            (Some(a), Some(b)) if a < b => "whittle",
-            (Some(a), Some(b)) if a > b => "**other**",
-            (Some(_), Some(_)) => "tie",
-            _ => "—",
-        };
-        let smaller = match (w.nodes_percent, o.nodes_percent) {
-            (Some(a), Some(b)) if a < b => "whittle",
-            (Some(a), Some(b)) if a > b => "**other**",
-            _ => by_bytes,
-        };
-        let fewer = match (w.calls, o.calls) {
-            (Some(a), Some(b)) if a < b => "whittle",
-            (Some(a), Some(b)) if a > b => "**other**",
-            (Some(_), Some(_)) => "tie",
-            _ => "—",
-        };
         let other = [
-            cell(&name),
-            format!("{} / {}", pct(o.nodes_percent), pct(o.bytes_percent)),
-            num(o.calls, 0),
-            o.valid_cell(),
-            smaller.to_string(),
-            fewer.to_string(),
-        ];
+            [cell(&name)].as_slice(),
+            &median_cells(&o),
+            &who_wins(&w, &o),
+        ]
+        .concat();
         table.row(&[whittle.as_slice(), &other].concat());
+    }
+    table.finish()
+}
+
+/// The headline with whittle's default: per format, a row for `auto` and one for `gtr*`, each
+/// against the best other reducer. `auto` is over the cases the other reducer has results for,
+/// `gtr*` over those where `auto` has results too, so that the two rows show what `auto` adds
+/// on the same inputs. A format where `auto` has no result (a case carried over from a run of
+/// before it) has its `gtr*` row only.
+fn headline_default(runs: &[Run]) -> String {
+    let runs = compared(runs);
+    let mut table = Table::new([
+        ("format", LEFT),
+        ("whittle", LEFT),
+        ("nodes / bytes left", RIGHT),
+        ("oracle calls", RIGHT),
+        ("outputs valid", RIGHT),
+        ("best other reducer", LEFT),
+        ("its nodes / bytes left", RIGHT),
+        ("its oracle calls", RIGHT),
+        ("its outputs valid", RIGHT),
+        ("smaller", LEFT),
+        ("fewer calls", LEFT),
+    ]);
+    for f in formats(&runs) {
+        let best = best_other(&runs, &f);
+        let others_cases = best
+            .as_ref()
+            .map_or_else(Vec::new, |(name, _)| counted_cases(&runs, &f, name));
+        let auto_cases = counted_cases(&runs, &f, DEFAULT_REDUCER);
+        let both: Vec<&str> = others_cases
+            .iter()
+            .copied()
+            .filter(|c| auto_cases.contains(c))
+            .collect();
+        let gtr_cases = if auto_cases.is_empty() {
+            &others_cases
+        } else if best.is_some() {
+            &both
+        } else {
+            &auto_cases
+        };
+        let rows = [
+            ("`auto` (default)", DEFAULT_REDUCER, &others_cases),
+            ("`gtr*`", GTR_STAR_REDUCER, gtr_cases),
+        ];
+        for (label, reducer, cases) in rows {
+            if medians(&runs, &f, reducer).cases == 0 {
+                continue;
+            }
+            let w = medians_on(&runs, &f, reducer, cases);
+            let whittle = [[f.clone(), label.to_string()].as_slice(), &median_cells(&w)].concat();
+            let other = match &best {
+                Some((name, o)) => {
+                    [[cell(name)].as_slice(), &median_cells(o), &who_wins(&w, o)].concat()
+                }
+                None => ["—"; 6].map(String::from).to_vec(),
+            };
+            table.row(&[whittle.as_slice(), &other].concat());
+        }
     }
     table.finish()
 }

@@ -4,6 +4,7 @@ use crate::cells::{CENTRE, LEFT, RIGHT, Table, before_after, cell, group_digits,
 use crate::report::Report;
 use crate::results::{CaseSection, Columns, OverheadRow, Row};
 use crate::summary::median;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// A case's table, one line per reduction.
@@ -36,12 +37,12 @@ pub(crate) fn reductions_table(rows: &[Row], columns: &Columns) -> String {
         let dash = || "—".to_string();
         let (bytes, nodes, calls, hits, gate, wall, outside) = match &r.report {
             Some(rep) => (
-                before_after(rep.bytes_before, rep.bytes_after),
-                before_after(rep.nodes_before, rep.nodes_after),
-                group_digits(rep.oracle_calls),
-                group_digits(rep.cache_hits),
-                group_digits(rep.gate_rejections),
-                format!("{:.2}", rep.wall_seconds),
+                before_after(rep.run.bytes_before as u64, rep.run.bytes_after as u64),
+                before_after(rep.run.nodes_before as u64, rep.run.nodes_after as u64),
+                group_digits(rep.run.stats.oracle_calls),
+                group_digits(rep.run.stats.cache_hits),
+                group_digits(rep.run.stats.gate_rejections),
+                format!("{:.2}", rep.run.wall_seconds),
                 rep.outside_share_percent()
                     .map_or_else(dash, |p| format!("{p:.1} %")),
             ),
@@ -191,22 +192,22 @@ pub(crate) fn filtering_table(cases: &[CaseSection]) -> String {
         let wall = |r: &Row| {
             r.report
                 .as_ref()
-                .map_or_else(dash, |rep| format!("{:.2}", rep.wall_seconds))
+                .map_or_else(dash, |rep| format!("{:.2}", rep.run.wall_seconds))
         };
         let calls = match (&with.report, &without.report) {
-            (Some(a), Some(b)) => ratio(a.oracle_calls, b.oracle_calls),
+            (Some(a), Some(b)) => ratio(a.run.stats.oracle_calls, b.run.stats.oracle_calls),
             _ => dash(),
         };
         table.row(&[
             cell(&case.id),
             with.lang.clone(),
             with.jobs.to_string(),
-            num(with, |r| r.bytes_after),
-            num(without, |r| r.bytes_after),
-            num(with, |r| r.oracle_calls),
-            num(without, |r| r.oracle_calls),
+            num(with, |r| r.run.bytes_after as u64),
+            num(without, |r| r.run.bytes_after as u64),
+            num(with, |r| r.run.stats.oracle_calls),
+            num(without, |r| r.run.stats.oracle_calls),
             calls,
-            num(with, |r| r.filtered),
+            num(with, |r| r.run.stats.filtered),
             wall(with),
             wall(without),
         ]);
@@ -254,8 +255,8 @@ pub(crate) fn overhead_table(rows: &[OverheadRow]) -> String {
         };
         let (calls, after) = match &r.report {
             Some(rep) => (
-                group_digits(rep.oracle_calls),
-                before_after(rep.bytes_before, rep.bytes_after),
+                group_digits(rep.run.stats.oracle_calls),
+                before_after(rep.run.bytes_before as u64, rep.run.bytes_after as u64),
             ),
             None => ("—".to_string(), "—".to_string()),
         };
@@ -279,6 +280,67 @@ pub(crate) fn overhead_table(rows: &[OverheadRow]) -> String {
         ]);
     }
     table.finish()
+}
+
+/// `auto`'s kinds of move in the order whittle tries them, as its report's `tests_by_move` names
+/// them; a kind the benchmark does not know comes after these, by name.
+pub(crate) const MOVES: [&str; 9] = [
+    "tree",
+    "tidy",
+    "placeholder",
+    "rename",
+    "literal-empty",
+    "number",
+    "space",
+    "literal-chars",
+    "bytes",
+];
+
+/// `tree 314, rename 26, …`: oracle calls per kind of move, in the order of [`MOVES`].
+pub(crate) fn moves_text(by_move: &BTreeMap<String, u64>) -> String {
+    let mut kinds: Vec<(&str, u64)> = by_move.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    kinds.sort_by_key(|(k, _)| (MOVES.iter().position(|m| m == k).unwrap_or(MOVES.len()), *k));
+    kinds
+        .iter()
+        .map(|(k, v)| format!("{k} {}", group_digits(*v)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The list under a case's table of the oracle calls per kind of move of each `auto` row whose
+/// report has them (`tests_by_move`), with whether its result was shown minimal; empty when no
+/// row has them (a run of before `auto`).
+pub(crate) fn moves_list(rows: &[Row]) -> String {
+    let mut out = String::new();
+    for r in rows.iter().filter(|r| r.algorithm == "auto") {
+        let Some(rep) = r.report.as_ref() else {
+            continue;
+        };
+        if rep.run.stats.tests_by_move.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "- `--lang {}`, `-j {}`{}: {}{}",
+            r.lang,
+            r.jobs,
+            if r.no_rules { ", `--no-rules`" } else { "" },
+            moves_text(&rep.run.stats.tests_by_move),
+            if rep.run.minimal {
+                "; minimal: no shorter string over the result's bytes is interesting"
+            } else {
+                ""
+            }
+        );
+    }
+    if out.is_empty() {
+        return out;
+    }
+    format!(
+        "Oracle calls of `auto` per kind of move (its report's `tests_by_move`: `tree` for the \
+         tree moves of GTR*, the moves below the tree by name, `bytes` for the byte-level \
+         tail):\n\n{out}"
+    )
 }
 
 /// The *rules* cell: `none` for `--no-rules`; else `shipped`, or `n/a` when the report says

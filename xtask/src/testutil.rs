@@ -98,9 +98,9 @@ pub(crate) fn xml_section(rows: Vec<Row>) -> CaseSection {
 /// A row of the Python case, with gate rejections and the validity check.
 pub(crate) fn py_row(algorithm: &str, lang: &str, jobs: usize, valid: bool) -> Row {
     let mut report = sample_report();
-    report.bytes_before = 282;
-    report.bytes_after = 140;
-    report.gate_rejections = 1234;
+    report.run.bytes_before = 282;
+    report.run.bytes_after = 140;
+    report.run.stats.gate_rejections = 1234;
     Row {
         case: "py-underlying-dict".into(),
         lang: lang.into(),
@@ -160,15 +160,15 @@ pub(crate) fn sample_env() -> Environment {
 }
 
 /// A `gtr*` row of a PDF case: `bytes` after, `calls` oracle calls, with or without rules.
-pub(crate) fn pdf_row(jobs: usize, no_rules: bool, bytes: u64, calls: u64) -> Row {
+pub(crate) fn pdf_row(jobs: usize, no_rules: bool, bytes: usize, calls: u64) -> Row {
     let mut report = sample_report();
-    report.bytes_before = 328_400;
-    report.bytes_after = bytes;
-    report.oracle_calls = calls;
-    report.filtered = if no_rules { 0 } else { 55 };
-    report.wall_seconds = calls as f64 / 2.0;
-    report.outside_oracle_seconds = 0.0;
-    report.oracle_busy_seconds = Some(report.wall_seconds);
+    report.run.bytes_before = 328_400;
+    report.run.bytes_after = bytes;
+    report.run.stats.oracle_calls = calls;
+    report.run.stats.filtered = if no_rules { 0 } else { 55 };
+    report.run.wall_seconds = calls as f64 / 2.0;
+    report.run.outside_oracle_seconds = 0.0;
+    report.run.stats.oracle_busy_seconds = report.run.wall_seconds;
     report.rules = Some(if no_rules {
         "none".to_string()
     } else {

@@ -9,7 +9,7 @@ fn the_case_list_has_every_case_with_its_plan() {
     let ids: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
     assert_eq!(ids, CASE_IDS);
 
-    // xml-iso-entity runs exactly what it ran before cases were a list.
+    // xml-iso-entity runs what it ran before cases were a list, and whittle's default `auto`.
     let xml = case("xml-iso-entity");
     assert_eq!(
         algos(&xml.full),
@@ -20,12 +20,18 @@ fn the_case_list_has_every_case_with_its_plan() {
             ("hdd+", "xml"),
             ("gtr", "xml"),
             ("gtr*", "xml"),
+            ("auto", "xml"),
         ]
     );
     assert_eq!(xml.full.jobs, [1, 2]);
     assert_eq!(
         algos(&xml.quick),
-        [("ddmin", "lines"), ("hdd*", "xml"), ("gtr*", "xml")]
+        [
+            ("ddmin", "lines"),
+            ("hdd*", "xml"),
+            ("gtr*", "xml"),
+            ("auto", "xml")
+        ]
     );
     // Every text reducer runs on it; a quick run compares with picire and C-Vise.
     assert_eq!(
@@ -60,15 +66,15 @@ fn the_case_list_has_every_case_with_its_plan() {
 
     let py = case("py-underlying-dict");
     assert_eq!(py.lang, "python");
-    assert_eq!(
-        algos(&py.full),
-        [("ddmin", "lines"), ("hdd*", "python"), ("gtr*", "python")]
-    );
+    let py_algos = [
+        ("ddmin", "lines"),
+        ("hdd*", "python"),
+        ("gtr*", "python"),
+        ("auto", "python"),
+    ];
+    assert_eq!(algos(&py.full), py_algos);
     assert_eq!(py.full.jobs, [1, 2]);
-    assert_eq!(
-        algos(&py.quick),
-        [("ddmin", "lines"), ("hdd*", "python"), ("gtr*", "python")]
-    );
+    assert_eq!(algos(&py.quick), py_algos);
     assert_eq!(py.quick.jobs, [1]);
     assert_eq!(
         py.source,
@@ -98,13 +104,13 @@ fn the_case_list_has_every_case_with_its_plan() {
     assert!(py.note.is_none());
     assert_eq!(
         py.formats_sentence(false),
-        "Algorithms: `ddmin` on `--lang lines`, `hdd*` and `gtr*` on `--lang python`; `-j` 1 \
-         and 2. `gtr*` also run with `--no-rules`."
+        "Algorithms: `ddmin` on `--lang lines`, `hdd*`, `gtr*` and `auto` on `--lang python`; \
+         `-j` 1 and 2. `gtr*` also run with `--no-rules`."
     );
     assert_eq!(
         py.formats_sentence(true),
-        "Algorithms: `ddmin` on `--lang lines`, `hdd*` and `gtr*` on `--lang python`; `-j` 1. \
-         `gtr*` also run with `--no-rules`."
+        "Algorithms: `ddmin` on `--lang lines`, `hdd*`, `gtr*` and `auto` on `--lang python`; \
+         `-j` 1. `gtr*` also run with `--no-rules`."
     );
     assert!(py.npm.is_none() && xml.npm.is_none());
     assert_eq!(py.show, Show::Raw);
@@ -158,9 +164,12 @@ fn the_case_list_has_every_case_with_its_plan() {
 fn the_pdf_cases_run_pdfcop_at_j2_and_pdfjs_from_target_bench_tools() {
     let js = case("pdf-js-at-opening");
     assert_eq!(js.lang, "pdf");
-    assert_eq!(algos(&js.full), [("hdd*", "pdf"), ("gtr*", "pdf")]);
+    assert_eq!(
+        algos(&js.full),
+        [("hdd*", "pdf"), ("gtr*", "pdf"), ("auto", "pdf")]
+    );
     assert_eq!(js.full.jobs, [2]);
-    assert_eq!(algos(&js.quick), [("gtr*", "pdf")]);
+    assert_eq!(algos(&js.quick), [("gtr*", "pdf"), ("auto", "pdf")]);
     assert_eq!(js.quick.jobs, [2]);
     assert_eq!(
         js.source,
@@ -181,12 +190,12 @@ fn the_pdf_cases_run_pdfcop_at_j2_and_pdfjs_from_target_bench_tools() {
     assert!(js.note.as_deref().unwrap().contains("`-j 2` only"));
     assert_eq!(
         js.formats_sentence(false),
-        "Algorithms: `hdd*` and `gtr*` on `--lang pdf`; `-j` 2. `gtr*` also run with \
+        "Algorithms: `hdd*`, `gtr*` and `auto` on `--lang pdf`; `-j` 2. `gtr*` also run with \
          `--no-rules`."
     );
 
     let crash = case("pdf-pdfcop-crash");
-    assert_eq!(algos(&crash.full), [("gtr*", "pdf")]);
+    assert_eq!(algos(&crash.full), [("gtr*", "pdf"), ("auto", "pdf")]);
     // No other reducer: 3 MB with pdfcop's 1-3 s per call would only measure their budgets.
     assert!(crash.full.others.is_empty());
     assert_eq!(crash.full.jobs, [2]);
@@ -202,7 +211,7 @@ fn the_pdf_cases_run_pdfcop_at_j2_and_pdfjs_from_target_bench_tools() {
     let small = case("pdf-openaction-small");
     assert_eq!(small.file_name, "issue6106.pdf");
     assert_eq!(small.full.jobs, [1, 2]);
-    assert_eq!(algos(&small.quick), [("gtr*", "pdf")]);
+    assert_eq!(algos(&small.quick), [("gtr*", "pdf"), ("auto", "pdf")]);
     let npm = small.npm.clone().unwrap();
     assert_eq!(npm.env, "PDFJS_DIR");
     assert_eq!(npm.spec(), "pdfjs-dist@4.10.38");
@@ -266,11 +275,17 @@ fn gtr_and_gtr_star_also_run_without_rules_right_after_their_rows() {
             step("gtr", "xml", false),
             step("gtr*", "xml", true),
             step("gtr*", "xml", false),
+            step("auto", "xml", true),
         ]
     );
+    // `auto` runs with the shipped rules only: what the rules buy is measured on `gtr*`.
     assert_eq!(
         case("pdf-pdfcop-crash").full.steps(),
-        [step("gtr*", "pdf", true), step("gtr*", "pdf", false),]
+        [
+            step("gtr*", "pdf", true),
+            step("gtr*", "pdf", false),
+            step("auto", "pdf", true),
+        ]
     );
     // Every case's quick plan (where it has one) compares gtr* with and without rules.
     for c in all_cases() {
@@ -285,6 +300,36 @@ fn gtr_and_gtr_star_also_run_without_rules_right_after_their_rows() {
             "{}",
             c.id
         );
+    }
+}
+
+#[test]
+fn every_plan_runs_whittles_default_auto_right_after_gtr_star() {
+    for c in all_cases() {
+        for quick in [false, true] {
+            let plan = c.plan(quick);
+            if plan.is_empty() {
+                continue;
+            }
+            let at = |name: &str| plan.algorithms.iter().position(|(a, _)| a == name);
+            let gtr_star = at("gtr*").unwrap_or_else(|| panic!("{}: no gtr*", c.id));
+            assert_eq!(at("auto"), Some(gtr_star + 1), "{} (quick: {quick})", c.id);
+            // On the same format as `gtr*`.
+            assert_eq!(
+                plan.algorithms[gtr_star + 1].1,
+                plan.algorithms[gtr_star].1,
+                "{}",
+                c.id
+            );
+            assert!(
+                !plan
+                    .steps()
+                    .iter()
+                    .any(|s| s.algorithm == "auto" && !s.rules),
+                "{}: auto runs with the shipped rules only",
+                c.id
+            );
+        }
     }
 }
 
@@ -309,7 +354,8 @@ fn every_case_is_consistent() {
             let plan = c.plan(quick);
             for (algorithm, lang) in &plan.algorithms {
                 assert!(
-                    ["ddmin", "hdd", "hdd*", "hdd+", "gtr", "gtr*"].contains(&algorithm.as_str()),
+                    ["ddmin", "hdd", "hdd*", "hdd+", "gtr", "gtr*", "auto"]
+                        .contains(&algorithm.as_str()),
                     "{}: {algorithm}",
                     c.id
                 );

@@ -313,3 +313,57 @@ fn keep_sections_of_other_commands_survive_a_rewrite() {
     let broken = "<!-- keep:y:begin -->\nY\n";
     assert_eq!(carry_keep_sections(broken, "N\n".into()), "N\n");
 }
+
+#[test]
+fn with_auto_rows_the_headline_is_autos_and_the_case_lists_its_calls_per_move() {
+    let measured = |bytes: u64, nodes: u64, calls: u64| Measured {
+        calls: CallLog {
+            calls,
+            ..CallLog::default()
+        },
+        wall_seconds: 1.0,
+        bytes_after: bytes,
+        nodes_after: Some(nodes),
+        ..Measured::default()
+    };
+    let with_measure = |mut r: crate::results::Row, bytes, nodes, calls| {
+        r.measured = Some(measured(bytes, nodes, calls));
+        r
+    };
+    let mut auto = row("auto", 1);
+    let rep = auto.report.as_mut().unwrap();
+    rep.run.algorithm = "auto".into();
+    rep.run.stats.tests_by_move = [("tree".to_string(), 40), ("rename".to_string(), 9)].into();
+    let mut section = xml_section(vec![
+        with_measure(row("gtr*", 1), 159, 6, 49),
+        with_measure(auto, 120, 5, 49),
+    ]);
+    section.format = "xml".into();
+    section.bytes_before = 334_692;
+    section.nodes_before = Some(24_150);
+    section.others = vec![OtherRow {
+        case: "xml-iso-entity".into(),
+        id: "picire".into(),
+        name: "picire".into(),
+        jobs: 1,
+        measured: Some(measured(300, 9, 500)),
+        finished: true,
+        still_interesting: Some(true),
+        ..OtherRow::default()
+    }];
+    let doc = document(&sample_env(), &[section.clone()], &[], &[]);
+    assert!(doc.contains("### Headline: whittle's default `auto` against the best other reducer"));
+    assert!(doc.contains("| xml | `auto` (default) | 0.021 % / 0.036 % | 49 | — | picire |"));
+    assert!(doc.contains("| xml | `gtr*` | 0.025 % / 0.048 % | 49 | — | picire |"));
+    // The list comes right after the case's table.
+    let list = "Oracle calls of `auto` per kind of move (its report's `tests_by_move`";
+    let at = doc.find(list).unwrap();
+    assert!(doc[..at].ends_with("|\n\n"), "{}", &doc[at - 80..at]);
+    assert!(doc[at..].contains(":\n\n- `--lang xml`, `-j 1`: tree 40, rename 9\n\n"));
+
+    // Without the `auto` row, the document is the one of before `auto`.
+    section.rows.pop();
+    let doc = document(&sample_env(), &[section], &[], &[]);
+    assert!(doc.contains("### Headline: whittle `gtr*` against the best other reducer"));
+    assert!(!doc.contains("`auto`"));
+}

@@ -24,7 +24,7 @@ fn findings_name_every_problem_and_nothing_else() {
         py_row("gtr*", "python", 2, false),
     ];
     if let Some(rep) = py[0].report.as_mut() {
-        rep.outside_oracle_seconds = 0.4;
+        rep.run.outside_oracle_seconds = 0.4;
     }
     let f = findings(
         &[xml_section(differ), py_section(py)],

@@ -1,4 +1,4 @@
-use crate::summary::{self, median};
+use crate::summary::{self, Run, median};
 use crate::testutil::*;
 
 #[test]
@@ -152,4 +152,149 @@ fn the_speedup_table_pairs_j1_and_j2_of_the_same_run() {
     );
     assert_eq!(summary::speedup(1.0, 0.0), "—");
     assert!(summary::speedup_table(&runs[1..]).is_empty());
+}
+
+#[test]
+fn the_headline_compares_auto_when_it_ran_and_keeps_gtr_star_below_it() {
+    // Before `auto`, the headline is `gtr*`'s alone (the test above checks its cells).
+    let before = hand_made_runs();
+    assert!(!summary::has_default(&before));
+    assert!(summary::headline(&before).starts_with("| format | whittle `gtr*`: nodes / bytes"));
+    // An `auto` run with `--no-rules` (never planned) would not make it the headline.
+    let mut no_rules = run("x1", "xml", "whittle auto", 2, 3, 45);
+    no_rules.no_rules = true;
+    assert!(!summary::has_default(&[no_rules]));
+
+    // `auto` on both XML cases and the Python one, at -j 2.
+    let mut runs = hand_made_runs();
+    runs.push(run("x1", "xml", "whittle auto", 2, 3, 45));
+    runs.push(run("x2", "xml", "whittle auto", 2, 5, 70));
+    runs.push(Run {
+        valid: Some(true),
+        ..run("p1", "python", "whittle auto", 2, 30, 260)
+    });
+    assert!(summary::has_default(&runs));
+    let head = summary::headline(&runs);
+    let lines: Vec<&str> = head.lines().collect();
+    // Header, alignment, `auto` and `gtr*` for each format.
+    assert_eq!(lines.len(), 6, "{head}");
+    assert_eq!(
+        cells(lines[0]),
+        [
+            "format",
+            "whittle",
+            "nodes / bytes left",
+            "oracle calls",
+            "outputs valid",
+            "best other reducer",
+            "its nodes / bytes left",
+            "its oracle calls",
+            "its outputs valid",
+            "smaller",
+            "fewer calls"
+        ]
+    );
+    // XML: picire is still the best other (6 % in 100 calls on x1, against C-Vise's median
+    // 6 % in 800); `auto` is taken on x1 only, where picire has a result: 3 nodes of 100 and
+    // 30 bytes of 1000 in 45 calls. Its x2 run (5 %) is left out.
+    assert_eq!(
+        cells(lines[2]),
+        [
+            "xml",
+            "`auto` (default)",
+            "3.0 % / 3.0 %",
+            "45",
+            "—",
+            "picire",
+            "6.0 % / 6.0 %",
+            "100",
+            "—",
+            "whittle",
+            "whittle"
+        ]
+    );
+    // `gtr*` on the same case x1, at -j 2: 4 % in 40 calls, fewer calls than `auto`.
+    assert_eq!(
+        cells(lines[3]),
+        [
+            "xml",
+            "`gtr*`",
+            "4.0 % / 4.0 %",
+            "40",
+            "—",
+            "picire",
+            "6.0 % / 6.0 %",
+            "100",
+            "—",
+            "whittle",
+            "whittle"
+        ]
+    );
+    // Python: `auto` leaves 30 % where C-Vise leaves 40 % (and `gtr*` 50 %, which loses).
+    assert_eq!(
+        cells(lines[4]),
+        [
+            "python",
+            "`auto` (default)",
+            "30 % / 30 %",
+            "260",
+            "1 of 1",
+            "C-Vise",
+            "40 % / 40 %",
+            "3000",
+            "**0 of 1**",
+            "whittle",
+            "whittle"
+        ]
+    );
+    assert_eq!(
+        cells(lines[5]),
+        [
+            "python",
+            "`gtr*`",
+            "50 % / 50 %",
+            "200",
+            "1 of 1",
+            "C-Vise",
+            "40 % / 40 %",
+            "3000",
+            "**0 of 1**",
+            "**other**",
+            "whittle"
+        ]
+    );
+
+    // `auto` on XML only (the Python case carried over from a run of before it): Python keeps
+    // its `gtr*` row, over C-Vise's cases as before.
+    let mut runs = hand_made_runs();
+    runs.push(run("x1", "xml", "whittle auto", 2, 3, 45));
+    let head = summary::headline(&runs);
+    let lines: Vec<&str> = head.lines().collect();
+    assert_eq!(lines.len(), 5, "{head}");
+    assert_eq!(
+        cells(lines[2])[..4],
+        ["xml", "`auto` (default)", "3.0 % / 3.0 %", "45"]
+    );
+    assert_eq!(
+        cells(lines[3])[..4],
+        ["xml", "`gtr*`", "4.0 % / 4.0 %", "40"]
+    );
+    assert_eq!(
+        cells(lines[4])[..4],
+        ["python", "`gtr*`", "50 % / 50 %", "200"]
+    );
+
+    // No other reducer on a format: dashes, as before.
+    let alone = vec![
+        run("x1", "xml", "whittle gtr*", 2, 4, 40),
+        run("x1", "xml", "whittle auto", 2, 3, 45),
+    ];
+    let head = summary::headline(&alone);
+    let auto = cells(head.lines().nth(2).unwrap());
+    assert_eq!(
+        auto[..4],
+        ["xml", "`auto` (default)", "3.0 % / 3.0 %", "45"]
+    );
+    assert_eq!(auto[5..], ["—"; 6]);
+    assert_eq!(cells(head.lines().nth(3).unwrap())[1], "`gtr*`");
 }

@@ -1,8 +1,7 @@
 use crate::cells::ratio;
-use crate::report::Report;
 use crate::results::{Columns, Row};
-use crate::tables::rules_cell;
 use crate::tables::{filtering_pair, filtering_table, overhead_table, reductions_table};
+use crate::tables::{moves_list, moves_text, rules_cell};
 use crate::testutil::*;
 
 #[test]
@@ -180,11 +179,12 @@ fn the_filtering_table_compares_gtr_star_with_and_without_rules_at_the_first_j()
     // XML ran at -j 1 and 2: the -j 1 pair is taken, and rows of other algorithms are not.
     let xml_rows = |j: usize, no_rules: bool, calls: u64| Row {
         no_rules,
-        report: Some(Report {
-            oracle_calls: calls,
-            bytes_after: 46,
-            filtered: if no_rules { 0 } else { 7 },
-            ..sample_report()
+        report: Some({
+            let mut rep = sample_report();
+            rep.run.stats.oracle_calls = calls;
+            rep.run.bytes_after = 46;
+            rep.run.stats.filtered = if no_rules { 0 } else { 7 };
+            rep
         }),
         ..row("gtr*", j)
     };
@@ -252,4 +252,58 @@ fn the_filtering_table_compares_gtr_star_with_and_without_rules_at_the_first_j()
     assert_eq!(p[7], "—");
     assert_eq!(p[8], "55");
     assert_eq!(p[9], "37.00");
+}
+
+/// An `auto` row whose report counts its oracle calls per kind of move.
+fn auto_row(jobs: usize, moves: &[(&str, u64)], minimal: bool) -> Row {
+    let mut r = row("auto", jobs);
+    let rep = r.report.as_mut().unwrap();
+    rep.run.algorithm = "auto".into();
+    rep.run.minimal = minimal;
+    rep.run.stats.tests_by_move = moves.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+    r
+}
+
+#[test]
+fn auto_rows_list_their_oracle_calls_per_kind_of_move_in_whittles_order() {
+    // The report's map is sorted by name; the text follows the order of the moves, and a kind
+    // the benchmark does not know comes last.
+    let moves = [
+        ("bytes", 12),
+        ("rename", 26),
+        ("tree", 1314),
+        ("zigzag", 1),
+        ("literal-chars", 4),
+        ("number", 3),
+    ];
+    let by_move = moves.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+    assert_eq!(
+        moves_text(&by_move),
+        "tree 1\u{2009}314, rename 26, number 3, literal-chars 4, bytes 12, zigzag 1"
+    );
+
+    let rows = [
+        row("gtr*", 1),
+        auto_row(1, &[("tree", 314), ("rename", 26), ("space", 9)], false),
+        auto_row(2, &[("tree", 301), ("bytes", 7)], true),
+        // A report without the counts (an older whittle): no line.
+        auto_row(2, &[], false),
+    ];
+    assert_eq!(
+        moves_list(&rows),
+        "Oracle calls of `auto` per kind of move (its report's `tests_by_move`: `tree` for the \
+         tree moves of GTR*, the moves below the tree by name, `bytes` for the byte-level \
+         tail):\n\n\
+         - `--lang xml`, `-j 1`: tree 314, rename 26, space 9\n\
+         - `--lang xml`, `-j 2`: tree 301, bytes 7; minimal: no shorter string over the \
+         result's bytes is interesting\n"
+    );
+    // Rows of other algorithms, or without a report, make no list: results of before `auto`
+    // draw as they did.
+    let mut no_report = auto_row(1, &[("tree", 3)], false);
+    no_report.report = None;
+    assert_eq!(moves_list(&[row("gtr*", 1), no_report]), "");
+    let mut gtr_star = row("gtr*", 1);
+    gtr_star.report.as_mut().unwrap().run.stats.tests_by_move = [("tree".to_string(), 49)].into();
+    assert_eq!(moves_list(&[gtr_star]), "");
 }
