@@ -91,18 +91,21 @@ fn text<'t>(r: &'t Reducer<'_>, span: &Range<usize>) -> &'t [u8] {
 /// Consistent renaming: each name (all its occurrences at once) to the shortest name that occurs
 /// nowhere in the file, the names that save the most bytes first.
 fn rename(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
-    let mut groups: BTreeMap<(u8, &[u8]), Vec<Range<usize>>> = BTreeMap::new();
+    let mut groups: BTreeMap<(u8, &[u8]), (Vec<Range<usize>>, bool)> = BTreeMap::new();
     for t in &lex.tokens {
-        if let TokenKind::Name { namespace } = t.kind {
-            groups
-                .entry((namespace, text(r, &t.span)))
-                .or_default()
-                .push(t.span.clone());
+        if let TokenKind::Name { namespace, bound } = t.kind {
+            let group = groups.entry((namespace, text(r, &t.span))).or_default();
+            group.0.push(t.span.clone());
+            group.1 |= bound;
         }
     }
     let mut used: HashSet<&[u8]> = groups.keys().map(|&(_, name)| name).collect();
     used.extend(lex.reserved.iter().map(|w| w.as_bytes()));
-    let mut order: Vec<_> = groups.iter().collect();
+    let mut order: Vec<_> = groups
+        .iter()
+        .filter(|(_, (_, bound))| *bound)
+        .map(|(key, (spans, _))| (key, spans))
+        .collect();
     order.sort_by_key(|&(&(ns, name), spans)| {
         (std::cmp::Reverse(spans.len() * name.len()), ns, name)
     });

@@ -26,10 +26,15 @@ pub struct Token {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TokenKind {
     /// A name. Every name with the same text in the same namespace is renamed at once, to the
-    /// shortest name that occurs nowhere in the file.
+    /// shortest name that occurs nowhere in the file; only names that are bound somewhere in the
+    /// file are renamed (one that is only used, such as a builtin or an imported module's
+    /// function, names something outside the file, and renaming it would break the reference).
     Name {
         /// Names in different namespaces are renamed independently.
         namespace: u8,
+        /// Whether this occurrence binds the name (a definition, a parameter, an assignment's
+        /// target); for formats without such a notion (XML), every occurrence.
+        bound: bool,
     },
     /// A literal (a string, text, an attribute value, a comment) whose content, the span without
     /// `open` bytes at the start and `close` at the end, may shrink: first to nothing, then

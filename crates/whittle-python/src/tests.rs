@@ -306,3 +306,33 @@ fn a_sample_of_the_standard_library_round_trips() {
     );
     assert!(gated + 3 >= clean, "{gated} of {clean} pass the gate");
 }
+
+/// The names the lexicon marks as bound somewhere in the file, and those it only sees used.
+fn bound_and_used(src: &str) -> (Vec<String>, Vec<String>) {
+    let doc = Python.parse(src.as_bytes()).expect("parses");
+    let lex = Python.lexicon(&doc).expect("python has a lexicon");
+    let (mut bound, mut used) = (Vec::new(), Vec::new());
+    for t in lex.tokens {
+        if let whittle_core::TokenKind::Name { bound: b, .. } = t.kind {
+            let name = String::from_utf8_lossy(&src.as_bytes()[t.span]).into_owned();
+            if b { &mut bound } else { &mut used }.push(name);
+        }
+    }
+    (bound, used)
+}
+
+#[test]
+fn the_lexicon_knows_which_names_are_bound_in_the_file() {
+    let (bound, used) = bound_and_used(
+        "import gc\nfrom os import path as p\nclass A:\n    def f(self, y=1):\n        self.w = y\n        q = gc.collect(object)\n",
+    );
+    // Defined here: the class, the method, its parameters, the attribute assigned through
+    // `self`, the alias and the assignment's target.
+    assert_eq!(bound, ["p", "A", "f", "self", "y", "w", "q"]);
+    // Only used: the module and its function, the imported name, builtins, and the uses of the
+    // names above (renamed with them, since they are bound elsewhere).
+    assert_eq!(
+        used,
+        ["gc", "os", "path", "self", "y", "gc", "collect", "object"]
+    );
+}

@@ -1,13 +1,20 @@
 //! The tokens of a tree-sitter document that the moves below the tree may rewrite: names,
 //! string contents, numbers, blanks between tokens and placeholders, by node kind.
 
-use whittle_core::{Document, Lexicon, Token, TokenKind, blank_runs, gap};
+use whittle_core::{Document, Lexicon, NodeId, Token, TokenKind, Tree, blank_runs, gap};
 
 /// Which node kinds of a grammar are which kind of token.
 #[derive(Clone, Copy, Debug)]
 pub struct LexSpec {
     /// Kinds of names (identifiers, property names): renamed consistently.
     pub names: &'static [&'static str],
+    /// Where a name is bound: (parent kind, edge label) of a name node that defines it (a
+    /// function's name, a parameter, an assignment's target). Only names bound somewhere in the
+    /// file are renamed.
+    pub bindings: &'static [(&'static str, &'static str)],
+    /// (parent kind, edge label) of a name that is bound when its parent is (`self.x` on the
+    /// left of an assignment binds `x`).
+    pub projections: &'static [(&'static str, &'static str)],
     /// Kinds of string literals with the bytes of their opening and closing delimiters: their
     /// content shrinks.
     pub strings: &'static [(&'static str, usize, usize)],
@@ -37,7 +44,10 @@ pub fn lexicon(spec: &LexSpec, doc: &Document) -> Lexicon {
         if spec.names.contains(&kind) && tree.children(n).is_empty() {
             tokens.push(Token {
                 span: span.clone(),
-                kind: TokenKind::Name { namespace: 0 },
+                kind: TokenKind::Name {
+                    namespace: 0,
+                    bound: is_bound(spec, tree, n),
+                },
             });
         } else if spec.numbers.contains(&kind) {
             tokens.push(Token {
@@ -69,4 +79,18 @@ pub fn lexicon(spec: &LexSpec, doc: &Document) -> Lexicon {
         tokens,
         reserved: spec.reserved,
     }
+}
+
+/// Whether name node `n` binds its name (see [`LexSpec::bindings`]).
+fn is_bound(spec: &LexSpec, tree: &Tree, n: NodeId) -> bool {
+    let context = |m: NodeId| tree.parent(m).map(|p| (tree.label(p), tree.edge(m)));
+    let Some(here) = context(n) else {
+        return false;
+    };
+    spec.bindings.contains(&here)
+        || (spec.projections.contains(&here)
+            && tree
+                .parent(n)
+                .and_then(context)
+                .is_some_and(|up| spec.bindings.contains(&up)))
 }

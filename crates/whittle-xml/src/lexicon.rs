@@ -4,6 +4,13 @@
 
 use whittle_core::{Document, Lexicon, Token, TokenKind};
 
+/// Element and attribute names share one namespace; every occurrence defines the name as much as
+/// any other.
+const NAME: TokenKind = TokenKind::Name {
+    namespace: 0,
+    bound: true,
+};
+
 pub(crate) fn lexicon(doc: &Document) -> Lexicon {
     let tree = &doc.tree;
     let src = tree.source();
@@ -27,7 +34,7 @@ pub(crate) fn lexicon(doc: &Document) -> Lexicon {
                 let name = label.as_bytes();
                 if text.get(1..1 + name.len()) == Some(name) {
                     let start = span.start + 1;
-                    push(start..start + name.len(), TokenKind::Name { namespace: 0 });
+                    push(start..start + name.len(), NAME);
                 }
                 // The end tag `</name>` (an empty-element tag has none).
                 let close = name.len() + 3;
@@ -37,7 +44,7 @@ pub(crate) fn lexicon(doc: &Document) -> Lexicon {
                     && &text[text.len() - close + 2..text.len() - 1] == name
                 {
                     let start = span.end - 1 - name.len();
-                    push(start..start + name.len(), TokenKind::Name { namespace: 0 });
+                    push(start..start + name.len(), NAME);
                 }
             }
             _ => {}
@@ -64,10 +71,7 @@ fn attribute(text: &[u8], offset: usize, push: &mut impl FnMut(std::ops::Range<u
             .count();
     let name = &text[lead..name_end];
     if !name.is_empty() && !name.starts_with(b"xmlns") {
-        push(
-            offset + lead..offset + name_end,
-            TokenKind::Name { namespace: 0 },
-        );
+        push(offset + lead..offset + name_end, NAME);
     }
     let mut i = name_end;
     let before_eq = text[i..].iter().take_while(|&&b| blank(b)).count();

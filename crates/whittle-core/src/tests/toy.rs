@@ -40,7 +40,10 @@ impl Format for Toy {
                 let start = colon.map_or(span.start, |c| span.start + c + 1);
                 tokens.push(Token {
                     span: start..span.end,
-                    kind: TokenKind::Name { namespace: 0 },
+                    kind: TokenKind::Name {
+                        namespace: 0,
+                        bound: true,
+                    },
                 });
             } else {
                 tokens.push(Token {
