@@ -91,7 +91,7 @@ fn text<'t>(r: &'t Reducer<'_>, span: &Range<usize>) -> &'t [u8] {
 /// Consistent renaming: each name (all its occurrences at once) to the shortest name that occurs
 /// nowhere in the file, the names that save the most bytes first.
 fn rename(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
-    let mut groups: BTreeMap<(u8, &[u8]), (Vec<Range<usize>>, bool)> = BTreeMap::new();
+    let mut groups: BTreeMap<(u8, &[u8]), NameGroup> = BTreeMap::new();
     for t in &lex.tokens {
         if let TokenKind::Name { namespace, bound } = t.kind {
             let group = groups.entry((namespace, text(r, &t.span))).or_default();
@@ -127,6 +127,9 @@ fn rename(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
     }
     apply_changes(r, &changes)
 }
+
+/// Every occurrence of a name, and whether one of them binds it.
+type NameGroup = (Vec<Range<usize>>, bool);
 
 /// `a` … `z`, `aa`, `ab`, …: the shortest names first.
 #[derive(Default)]
