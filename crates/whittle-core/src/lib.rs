@@ -15,6 +15,7 @@ mod oracle;
 mod reduction;
 mod repeat;
 mod rules;
+mod stats;
 mod tail;
 mod template;
 mod tree;
