@@ -79,11 +79,17 @@ impl Observer for Progress<'_> {
 
     fn improved(&mut self, best: &[u8], stats: &Stats) {
         if let Some(bar) = &self.bar {
+            let by_move: Vec<String> = stats
+                .tests_by_move
+                .iter()
+                .map(|(kind, n)| format!("{kind} {n}"))
+                .collect();
             bar.set_message(format!(
-                "{} bytes ({:.1}%), {} tests, {} cache hits",
+                "{} bytes ({:.1}%), {} tests ({}), {} cache hits",
                 best.len(),
                 100.0 * best.len() as f64 / self.bytes.len().max(1) as f64,
                 stats.oracle_calls,
+                by_move.join(", "),
                 stats.cache_hits
             ));
         }

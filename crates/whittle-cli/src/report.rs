@@ -62,6 +62,22 @@ pub(crate) fn summarize(
         wall,
         output.display()
     ));
+    if s.tests_by_move.len() > 1 {
+        let by_move: Vec<String> = s
+            .tests_by_move
+            .iter()
+            .map(|(kind, n)| format!("{kind} {n}"))
+            .collect();
+        say.say(&format!(
+            "         tests by move: {}{}",
+            by_move.join(", "),
+            if r.minimal {
+                "; no shorter string over the result's bytes is interesting"
+            } else {
+                ""
+            }
+        ));
+    }
     if s.timeouts > 0 {
         say.say(&format!(
             "         {} tests timed out at {} s: {:.1} of the {:.1} s spent in the test (summed over jobs)",

@@ -96,4 +96,3 @@ pub(crate) struct Counters {
 pub(crate) fn bump(c: &AtomicU64) {
     c.fetch_add(1, Ordering::Relaxed);
 }
-
