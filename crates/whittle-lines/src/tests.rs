@@ -33,3 +33,21 @@ fn node_count_is_lines_plus_root() {
     assert_eq!(doc.tree.len(), 5);
     assert_eq!(doc.tree.label(doc.tree.children(NodeId::ROOT)[2]), "line");
 }
+
+#[test]
+fn each_line_without_its_break_is_a_literal_for_the_moves_below_the_tree() {
+    let doc = Lines.parse(b"ab\ncd").unwrap();
+    let lex = Lines.lexicon(&doc).expect("lines has a lexicon");
+    let kinds: Vec<_> = lex
+        .tokens
+        .iter()
+        .map(|t| (t.span.clone(), t.kind.clone()))
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            (0..3, whittle_core::TokenKind::Literal { open: 0, close: 1 }),
+            (3..5, whittle_core::TokenKind::Literal { open: 0, close: 0 }),
+        ]
+    );
+}
