@@ -107,13 +107,15 @@ impl Splices {
     }
 }
 
-/// The runs of blanks (spaces and tabs) in the bytes between tokens that are not at the start
-/// of a line, each as a [`TokenKind::Space`] whose smallest form is nothing, or one space where
-/// the bytes on both sides are parts of words (`is_word`) and would otherwise join.
+/// The runs of blanks (spaces and tabs) in the bytes between tokens, each as a
+/// [`TokenKind::Space`] whose smallest form is nothing, or one space where the bytes on both
+/// sides are parts of words (`is_word`) and would otherwise join. With `keep_indentation` (a
+/// language where indentation is syntax), blanks at the start of a line are left alone.
 pub fn blank_runs(
     source: &[u8],
     gaps: impl IntoIterator<Item = Range<usize>>,
     is_word: fn(u8) -> bool,
+    keep_indentation: bool,
 ) -> Vec<Token> {
     let mut out = Vec::new();
     for gap in gaps {
@@ -129,7 +131,7 @@ pub fn blank_runs(
             }
             let at_line_start = start == 0 || source[start - 1] == b'\n';
             let at_line_end = i >= source.len() || matches!(source[i], b'\n' | b'\r');
-            if at_line_start && !at_line_end {
+            if keep_indentation && at_line_start && !at_line_end {
                 continue;
             }
             let joins =

@@ -109,6 +109,7 @@ const LEX: LexSpec = LexSpec {
     ],
     projections: &[("member_expression", "property")],
     strings: &[("string", 1, 1)],
+    comments: &["comment"],
     numbers: &["number"],
     placeholders: &[
         ("statement_block", &["{}"]),
@@ -132,6 +133,7 @@ const LEX: LexSpec = LexSpec {
     ],
     verbatim: &["string", "template_string", "regex"],
     reserved: &["do", "if", "in"],
+    keep_indentation: false,
     is_word,
 };
 

@@ -53,6 +53,7 @@ const LEX: LexSpec = LexSpec {
     ],
     projections: &[("attribute", "attribute")],
     strings: &[("string_content", 0, 0)],
+    comments: &["comment"],
     numbers: &["integer", "float"],
     placeholders: &[
         ("block", &["pass"]),
@@ -84,6 +85,7 @@ const LEX: LexSpec = LexSpec {
     ],
     verbatim: &["string", "concatenated_string"],
     reserved: &["as", "if", "in", "is", "or"],
+    keep_indentation: true,
     is_word,
 };
 

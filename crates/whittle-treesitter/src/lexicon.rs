@@ -18,6 +18,8 @@ pub struct LexSpec {
     /// Kinds of string literals with the bytes of their opening and closing delimiters: their
     /// content shrinks.
     pub strings: &'static [(&'static str, usize, usize)],
+    /// Kinds of comments, whose text shrinks between its delimiters (`/*` `*/`, `//`, `#`).
+    pub comments: &'static [&'static str],
     /// Kinds of number literals.
     pub numbers: &'static [&'static str],
     /// Node kinds and the smaller forms they may take, tried in order.
@@ -26,6 +28,8 @@ pub struct LexSpec {
     pub verbatim: &'static [&'static str],
     /// Words that must not become names.
     pub reserved: &'static [&'static str],
+    /// Whether indentation is syntax (Python): then blanks at the start of a line stay.
+    pub keep_indentation: bool,
     /// Bytes that form words, between which one blank must stay.
     pub is_word: fn(u8) -> bool,
 }
@@ -60,6 +64,24 @@ pub fn lexicon(spec: &LexSpec, doc: &Document) -> Lexicon {
                 kind: TokenKind::Literal { open, close },
             });
         }
+        if spec.comments.contains(&kind) {
+            let text = tree.text(n);
+            let (open, close) = if text.starts_with(b"/*") && text.ends_with(b"*/") {
+                (2, 2)
+            } else if text.starts_with(b"//") {
+                (2, 0)
+            } else if text.starts_with(b"#") {
+                (1, 0)
+            } else {
+                (0, 0)
+            };
+            if text.len() >= open + close {
+                tokens.push(Token {
+                    span: span.clone(),
+                    kind: TokenKind::Literal { open, close },
+                });
+            }
+        }
         if let Some(&(_, alternatives)) = spec.placeholders.iter().find(|p| p.0 == kind) {
             tokens.push(Token {
                 span: span.clone(),
@@ -74,7 +96,12 @@ pub fn lexicon(spec: &LexSpec, doc: &Document) -> Lexicon {
             gaps.extend((0..=kids).map(|i| gap(tree, n, i)));
         }
     }
-    tokens.extend(blank_runs(tree.source(), gaps, spec.is_word));
+    tokens.extend(blank_runs(
+        tree.source(),
+        gaps,
+        spec.is_word,
+        spec.keep_indentation,
+    ));
     Lexicon {
         tokens,
         reserved: spec.reserved,

@@ -58,7 +58,7 @@ impl Format for Toy {
                 gaps.extend((0..=kids).map(|i| gap(tree, n, i)));
             }
         }
-        tokens.extend(blank_runs(tree.source(), gaps, is_word));
+        tokens.extend(blank_runs(tree.source(), gaps, is_word, true));
         Some(Lexicon {
             tokens,
             reserved: &["if"],
