@@ -107,8 +107,7 @@ fn run_tree(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError
 
 /// [`Algorithm::Auto`]: the tree moves first (they remove the most bytes per test), then the
 /// tidy rendering, then the moves below the tree; the tree moves again whenever those changed
-/// anything. Last, for an input the format's gate rejects,
-/// the byte-level tail.
+/// anything. Last, for an input the format's gate rejects, the byte-level tail.
 fn run_auto(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
     loop {
         r.set_phase("tree");
