@@ -14,23 +14,12 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use whittle::{CommandOracle, Format, Oracle, ReduceError, Reduction, Rules, Verdict};
+use whittle::{CommandOracle, Format, Oracle, ReduceError, Reduced, Reduction, Rules, Verdict};
 use whittle_core::GeneratorOracle;
 
 pub(crate) fn reduce(args: ReduceArgs) -> Result<ExitCode> {
     let input = read_input(&args.input)?;
-    let (format, guessed) = match (&args.generator, args.lang.as_deref()) {
-        (Some(_), None | Some("trace")) => (
-            whittle::format_named("trace").context("this build has no trace format")?,
-            false,
-        ),
-        (Some(_), Some(lang)) => {
-            return Err(bad(format!(
-                "with --generator the input is a trace (--lang trace), not `{lang}`"
-            )));
-        }
-        (None, lang) => pick(lang, &args.input)?,
-    };
+    let (format, guessed) = choose_format(&args)?;
     let output = match (&args.output, &args.generator) {
         (Some(o), _) => o.clone(),
         (None, None) => default_output(&args.input),
@@ -94,32 +83,82 @@ pub(crate) fn reduce(args: ReduceArgs) -> Result<ExitCode> {
     if let Some(e) = write_error.lock().unwrap_or_else(|e| e.into_inner()).take() {
         return Err(anyhow::Error::from(e).context(format!("cannot write {}", output.display())));
     }
+    let ctx = Ctx {
+        args: &args,
+        format,
+        input: &input,
+        output: &output,
+        generator: generator.as_ref(),
+    };
     let reduced = match outcome {
         Ok(reduced) => reduced,
-        Err(ReduceError::Parse(e)) => return Err(parse_error(&args.input, format, &input, &e)),
-        Err(ReduceError::NotInteresting(_)) => {
-            return Err(bad(match &generator {
-                Some(g) => crate::generator::explain(g, &input, &args)?,
-                None => explain_not_interesting(&command, &input, &args)?,
-            }));
-        }
-        Err(ReduceError::TooPermissive) => {
-            return Err(bad(
-                "the test is too permissive: it says an empty file is interesting too; nothing was written",
-            ));
-        }
-        Err(ReduceError::Interrupted) => return Ok(ExitCode::from(EXIT_INTERRUPTED)),
-        Err(e @ ReduceError::RoundTrip(_)) => {
-            return Err(bad(format!("{}: {e}", args.input.display())));
-        }
-        Err(e) if !sink_used.load(Ordering::SeqCst) => return Err(e.into()),
-        Err(e) => {
-            return Err(anyhow::Error::from(e).context(format!(
-                "reduction stopped; the best result so far is in {}",
-                output.display()
-            )));
-        }
+        Err(e) => return failed(&ctx, &command, e, sink_used.load(Ordering::SeqCst)),
     };
+    finish(&ctx, &reduced, &sink, say, &rules_source, generated_before)
+}
+
+/// The format: the trace format with `--generator`, else `--lang` or the file's extension.
+fn choose_format(args: &ReduceArgs) -> Result<(&'static dyn Format, bool)> {
+    match (&args.generator, args.lang.as_deref()) {
+        (Some(_), None | Some("trace")) => Ok((
+            whittle::format_named("trace").context("this build has no trace format")?,
+            false,
+        )),
+        (Some(_), Some(lang)) => Err(bad(format!(
+            "with --generator the input is a trace (--lang trace), not `{lang}`"
+        ))),
+        (None, lang) => pick(lang, &args.input),
+    }
+}
+
+/// What the error messages and the end of a run need to know.
+struct Ctx<'a> {
+    args: &'a ReduceArgs,
+    format: &'static dyn Format,
+    input: &'a [u8],
+    output: &'a Path,
+    generator: Option<&'a GeneratorOracle>,
+}
+
+/// A reduction that ended in an error, as a message and an exit status. Errors before the
+/// first result was written say so; after it, they say where the best result so far is.
+fn failed(
+    ctx: &Ctx<'_>,
+    command: &CommandOracle,
+    e: ReduceError,
+    result_written: bool,
+) -> Result<ExitCode> {
+    let args = ctx.args;
+    match e {
+        ReduceError::Parse(e) => Err(parse_error(&args.input, ctx.format, ctx.input, &e)),
+        ReduceError::NotInteresting(_) => Err(bad(match ctx.generator {
+            Some(g) => crate::generator::explain(g, ctx.input, args)?,
+            None => explain_not_interesting(command, ctx.input, args)?,
+        })),
+        ReduceError::TooPermissive => Err(bad(
+            "the test is too permissive: it says an empty file is interesting too; nothing was written",
+        )),
+        ReduceError::Interrupted => Ok(ExitCode::from(EXIT_INTERRUPTED)),
+        e @ ReduceError::RoundTrip(_) => Err(bad(format!("{}: {e}", args.input.display()))),
+        e if !result_written => Err(e.into()),
+        e => Err(anyhow::Error::from(e).context(format!(
+            "reduction stopped; the best result so far is in {}",
+            ctx.output.display()
+        ))),
+    }
+}
+
+/// The end of a run: the result written once more, the flaky test's re-check, the report and
+/// the summary.
+fn finish(
+    ctx: &Ctx<'_>,
+    reduced: &Reduced,
+    sink: &Sink<'_>,
+    say: Say,
+    rules_source: &str,
+    generated_before: usize,
+) -> Result<ExitCode> {
+    let (args, output) = (ctx.args, ctx.output);
     let report = &reduced.report;
     sink.write(&reduced.best)
         .with_context(|| format!("cannot write {}", output.display()))?;
@@ -134,12 +173,12 @@ pub(crate) fn reduce(args: ReduceArgs) -> Result<ExitCode> {
             }
         ));
     }
-    let generator_report = match (&generator, &trace_output) {
+    let generator_report = match (ctx.generator, &sink.trace_output) {
         (Some(g), Some(trace_output)) => Some(GeneratorReport::new(
             g,
-            &args,
+            args,
             trace_output,
-            (&input, &reduced.best),
+            (ctx.input, &reduced.best),
             generated_before,
         )?),
         _ => None,
@@ -147,23 +186,17 @@ pub(crate) fn reduce(args: ReduceArgs) -> Result<ExitCode> {
     if let Some(path) = &args.report {
         let json = serde_json::to_string_pretty(&CliReport {
             input: &args.input,
-            output: &output,
+            output,
             test: &args.test,
             timeout_seconds: args.timeout,
-            rules: &rules_source,
+            rules: rules_source,
             generator: generator_report.as_ref(),
             report,
         })?;
         std::fs::write(path, json + "\n")
             .with_context(|| format!("cannot write the report {}", path.display()))?;
     }
-    summarize(
-        say,
-        report,
-        args.timeout,
-        &output,
-        generator_report.as_ref(),
-    );
+    summarize(say, report, args.timeout, output, generator_report.as_ref());
     if report.interrupted {
         return Ok(ExitCode::from(EXIT_INTERRUPTED));
     }
