@@ -25,11 +25,13 @@ fn render(r: &Reducer<'_>, s: &Splices, out: &mut Vec<u8>) {
 /// lexicon, or when the tree's source is not the file (a re-encoded document).
 pub(crate) fn reduce_below(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
     type Move = fn(&mut Reducer<'_>, &Lexicon) -> Result<bool, ReduceError>;
-    let moves: [(&'static str, Move); 6] = [
+    let moves: [(&'static str, Move); 8] = [
         ("placeholder", placeholders),
         ("rename", rename),
         ("literal-empty", empty_literals),
-        ("number", numbers),
+        ("number", numbers_to_zero),
+        ("number", numbers_to_one),
+        ("number", numbers_shorter),
         ("space", spaces),
         ("literal-chars", shrink_literals),
     ];
@@ -293,27 +295,48 @@ pub(crate) fn units(bytes: &[u8], offset: usize) -> Vec<Range<usize>> {
     out
 }
 
-/// Numbers as `0`, as many at once as the test allows, then the rest as `1`.
-fn numbers(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
-    let mut changed = false;
-    for digit in [b"0", b"1"] {
-        let changes: Vec<Splices> = lex
-            .tokens
-            .iter()
-            .filter(|t| t.kind == TokenKind::Number)
-            .filter(|t| shortlex_less(digit, text(r, &t.span)))
-            .map(|t| {
-                let mut s = Splices::default();
-                s.add(t.span.clone(), digit);
-                s
-            })
-            .collect();
-        if apply_changes(r, &changes)? {
-            changed = true;
-            break;
+/// Numbers as `0`, as many at once as the test allows.
+fn numbers_to_zero(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
+    rewrite_numbers(r, lex, |_| Some(b"0".to_vec()))
+}
+
+/// The numbers that are left as `1`.
+fn numbers_to_one(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
+    rewrite_numbers(r, lex, |_| Some(b"1".to_vec()))
+}
+
+/// The numbers that are left with one digit fewer (`1234` to `123`, `2.50` to `2.5`); a number
+/// that ends in anything but a digit, or would (`0x1F`, `1.5` to `1.`), is left alone. `auto`'s
+/// rounds repeat this while the test allows it.
+fn numbers_shorter(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
+    rewrite_numbers(r, lex, |old| match old {
+        [.., a, b] if a.is_ascii_digit() && b.is_ascii_digit() => {
+            Some(old[..old.len() - 1].to_vec())
         }
-    }
-    Ok(changed)
+        _ => None,
+    })
+}
+
+/// Every number rewritten by `new` (where it gives something smaller), as many at once as the
+/// test allows.
+fn rewrite_numbers(
+    r: &mut Reducer<'_>,
+    lex: &Lexicon,
+    new: impl Fn(&[u8]) -> Option<Vec<u8>>,
+) -> Result<bool, ReduceError> {
+    let changes: Vec<Splices> = lex
+        .tokens
+        .iter()
+        .filter(|t| t.kind == TokenKind::Number)
+        .filter_map(|t| {
+            let old = text(r, &t.span);
+            let replacement = new(old).filter(|n| shortlex_less(n, old))?;
+            let mut s = Splices::default();
+            s.add(t.span.clone(), &replacement);
+            Some(s)
+        })
+        .collect();
+    apply_changes(r, &changes)
 }
 
 /// White space down to what the grammar needs, as much at once as the test allows.

@@ -46,7 +46,7 @@ pub enum TokenKind {
         /// Bytes of the closing delimiter.
         close: usize,
     },
-    /// A number, tried as `0` and `1`.
+    /// A number, tried as `0`, as `1` and with one digit fewer.
     Number,
     /// White space that may become `min`, the fewest bytes the grammar allows there.
     Space {

@@ -336,3 +336,25 @@ fn the_lexicon_knows_which_names_are_bound_in_the_file() {
         ["gc", "os", "path", "self", "y", "gc", "collect", "object"]
     );
 }
+
+#[test]
+fn auto_shrinks_a_number_digit_by_digit_while_the_test_allows() {
+    // Interesting while the file calls print and holds a number of at least 120: `0` and `1` are
+    // too small, so the number loses its last digit round after round, 12345 → 1234 → 123, and
+    // stops there (12 is too small).
+    let test = |bytes: &[u8]| {
+        let text = String::from_utf8_lossy(bytes);
+        let big = text
+            .split(|c: char| !c.is_ascii_digit())
+            .any(|d| d.parse::<u64>().is_ok_and(|n| n >= 120));
+        text.contains("print(") && big
+    };
+    let reduced = whittle_core::Reduction::new(&Python, &test, b"x = 12345\nprint(x)\n")
+        .algorithm(whittle_core::Algorithm::Auto)
+        .run()
+        .expect("runs");
+    let text = String::from_utf8(reduced.best).unwrap();
+    let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+    assert_eq!(digits, "123", "{text}");
+    assert!(reduced.report.stats.tests_by_move["number"] >= 3);
+}
