@@ -85,7 +85,8 @@ impl Sink<'_> {
 pub(crate) struct SinkObserver<'g> {
     pub(crate) sink: Sink<'g>,
     pub(crate) error: Arc<Mutex<Option<std::io::Error>>>,
-    /// Set once the first result was written: from then on an error leaves that file behind.
+    /// Set when the sink first writes (after the test confirmed the input): from then on a
+    /// failed reduction leaves a result file behind.
     pub(crate) used: Arc<AtomicBool>,
     pub(crate) stop: &'static AtomicBool,
 }

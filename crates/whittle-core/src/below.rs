@@ -59,31 +59,32 @@ fn apply_changes(r: &mut Reducer<'_>, changes: &[Splices]) -> Result<bool, Reduc
         return Ok(false);
     }
     let all = Splices::union(changes);
-    let before = r.stats().improvements;
     let found = r.first_interesting_by(1, |_| Some(all.clone()), |s, out| render(r, s, out))?;
     if let Some(f) = found {
         r.accept(&f);
         return Ok(true);
     }
-    if changes.len() > 1 {
-        ddmin_by(
-            r,
-            changes.len(),
-            |kept| {
-                let mut k = kept.iter().peekable();
-                let applied = changes.iter().enumerate().filter(|&(i, _)| {
-                    let keep = k.peek() == Some(&&i);
-                    if keep {
-                        k.next();
-                    }
-                    !keep
-                });
-                Splices::union(applied.map(|(_, s)| s))
-            },
-            render,
-        )?;
+    if changes.len() < 2 {
+        return Ok(false);
     }
-    Ok(r.stats().improvements > before)
+    // ddmin keeps the changes it could not apply; every other one was applied and accepted.
+    let kept = ddmin_by(
+        r,
+        changes.len(),
+        |kept| {
+            let mut k = kept.iter().peekable();
+            let applied = changes.iter().enumerate().filter(|&(i, _)| {
+                let keep = k.peek() == Some(&&i);
+                if keep {
+                    k.next();
+                }
+                !keep
+            });
+            Splices::union(applied.map(|(_, s)| s))
+        },
+        render,
+    )?;
+    Ok(kept.len() < changes.len())
 }
 
 fn text<'t>(r: &'t Reducer<'_>, span: &Range<usize>) -> &'t [u8] {
@@ -256,7 +257,7 @@ fn shrink_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceErr
     contents.dedup();
     let mut changed = false;
     for c in contents {
-        let units = units(&r.tree().source()[c.clone()], c.start);
+        let units = units(&r.tree().source()[c.clone()], c.start, true);
         if units.len() < 2 {
             continue;
         }
@@ -277,13 +278,13 @@ fn shrink_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceErr
 }
 
 /// The characters of `bytes` (starting at `offset` in the source) as byte ranges: a UTF-8
-/// character, or a backslash with the character after it.
-pub(crate) fn units(bytes: &[u8], offset: usize) -> Vec<Range<usize>> {
+/// character, or, with `escapes`, a backslash with the character after it.
+pub(crate) fn units(bytes: &[u8], offset: usize, escapes: bool) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
         let start = i;
-        if bytes[i] == b'\\' && i + 1 < bytes.len() {
+        if escapes && bytes[i] == b'\\' && i + 1 < bytes.len() {
             i += 1;
         }
         i += 1;

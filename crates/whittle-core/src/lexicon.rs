@@ -75,13 +75,6 @@ impl Splices {
         true
     }
 
-    /// Whether some splice overlaps `range`.
-    pub fn overlaps(&self, range: &Range<usize>) -> bool {
-        self.0
-            .iter()
-            .any(|(r, _)| r.start < range.end && range.start < r.end)
-    }
-
     /// All the splices of several sets that do not overlap each other.
     pub fn union<'s>(parts: impl IntoIterator<Item = &'s Splices>) -> Splices {
         let mut all: Vec<(Range<usize>, Vec<u8>)> = parts

@@ -5,6 +5,7 @@
 //! can say the result is minimal.
 
 use crate::algo::ddmin_by;
+use crate::below::units;
 use crate::engine::{ReduceError, Reducer};
 use crate::observe::Gate;
 use std::ops::Range;
@@ -36,7 +37,7 @@ pub(crate) fn byte_tail(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
 fn bytes_ddmin(r: &mut Reducer<'_>, chars: bool) -> Result<(), ReduceError> {
     let source = r.best().to_vec();
     let units: Vec<Range<usize>> = if chars {
-        char_units(&source)
+        units(&source, 0, false)
     } else {
         (0..source.len()).map(|i| i..i + 1).collect()
     };
@@ -55,20 +56,6 @@ fn bytes_ddmin(r: &mut Reducer<'_>, chars: bool) -> Result<(), ReduceError> {
         |_, bytes, out| out.extend_from_slice(bytes),
     )?;
     Ok(())
-}
-
-fn char_units(bytes: &[u8]) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let start = i;
-        i += 1;
-        while i < bytes.len() && (bytes[i] & 0xC0) == 0x80 {
-            i += 1;
-        }
-        out.push(start..i);
-    }
-    out
 }
 
 /// Every string shorter than the best result over the bytes it contains, shortest first; the
@@ -140,7 +127,9 @@ mod tests {
     }
 
     #[test]
-    fn char_units_keep_utf8_sequences_whole() {
-        assert_eq!(char_units("aé€".as_bytes()), vec![0..1, 1..3, 3..6]);
+    fn units_keep_utf8_sequences_whole_and_escapes_only_when_asked() {
+        assert_eq!(units("aé€".as_bytes(), 0, false), vec![0..1, 1..3, 3..6]);
+        assert_eq!(units(b"a\\nb", 10, true), vec![10..11, 11..13, 13..14]);
+        assert_eq!(units(b"a\\nb", 0, false), vec![0..1, 1..2, 2..3, 3..4]);
     }
 }
