@@ -4,7 +4,7 @@
 use crate::document::{Document, ParseError};
 use crate::edit::Edits;
 use crate::format::Format;
-use crate::observe::{Gate, Observer, Started};
+use crate::observe::{Gate, Observer, Started, Tested};
 use crate::oracle::{Oracle, OracleError, Verdict};
 use crate::rules::{CompiledRules, Rules};
 pub use crate::stats::Stats;
@@ -36,6 +36,22 @@ pub enum ReduceError {
     /// The original input is not interesting.
     #[error("the original input is not interesting ({0:?})")]
     NotInteresting(Verdict),
+    /// The input as the format writes every candidate (see [`Format::rewriting`]) is not
+    /// interesting, so no candidate can be.
+    #[error(
+        "the {format} format {changes}, and the test does not find the input written that way interesting ({verdict:?})"
+    )]
+    Rewritten {
+        /// The format.
+        format: &'static str,
+        /// What it changes ([`Format::rewriting`]).
+        changes: &'static str,
+        /// What the test said about the rewritten input.
+        verdict: Verdict,
+    },
+    /// The journal cannot be used (it belongs to another input or test, or cannot be read).
+    #[error(transparent)]
+    Journal(#[from] crate::journal::JournalError),
     /// The empty file is interesting: the test accepts anything.
     #[error("the test is too permissive: it says the empty file is interesting too")]
     TooPermissive,
@@ -330,7 +346,7 @@ impl<'a> Reducer<'a> {
     }
 
     /// [`Reducer::judge`] with the gate on or off.
-    fn judge_with(
+    pub(crate) fn judge_with(
         &self,
         bytes: &[u8],
         cancel: &dyn Fn() -> bool,
@@ -383,15 +399,19 @@ impl<'a> Reducer<'a> {
             Verdict::Boring => {}
         }
         bump(&self.counters.oracle_calls);
-        {
+        let phase = {
             let mut phase = self.phase.lock().unwrap_or_else(|e| e.into_inner());
             let kind = phase.0;
             *phase.1.entry(kind).or_default() += 1;
-        }
+            kind
+        };
         self.cache
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(key, verdict == Verdict::Interesting);
+        let (stats, nodes) = (self.stats(), self.doc.tree.len());
+        let tested = Tested::new(verdict, nanos, phase, nodes, &stats);
+        crate::observe::tell_tested(&self.observers, &tested);
         Ok(verdict)
     }
 

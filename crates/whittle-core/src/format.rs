@@ -33,6 +33,15 @@ pub trait Format: Send + Sync {
         render_template(&doc.tree, edits, out);
     }
 
+    /// What the format changes when it writes a candidate, as the end of a sentence that begins
+    /// with the format's name: said when the input written that way (the untouched document
+    /// rendered with a no-op edit on its root, `Edit::Replace(root)`) differs from the input
+    /// and the test rejects it, because then no candidate can be interesting. Formats that
+    /// copy unedited source never differ.
+    fn rewriting(&self) -> &'static str {
+        "writes candidates differently from the input"
+    }
+
     /// The transformation templates GTR applies, in order. The default is the paper's pair,
     /// deletion then substitute-by-child; a format may add its own (inlining a PDF reference,
     /// splicing a Python block into its parent).

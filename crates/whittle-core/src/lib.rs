@@ -9,6 +9,7 @@ mod document;
 mod edit;
 mod engine;
 mod format;
+mod journal;
 mod lexicon;
 mod observe;
 mod oracle;
@@ -25,13 +26,14 @@ pub use document::{Diagnostic, Document, ParseError};
 pub use edit::{Edit, Edits, GapHook, gap, render_template, render_with};
 pub use engine::{Found, Options, ReduceError, Reducer, Stats, shortlex_less};
 pub use format::Format;
+pub use journal::{JOURNAL_VERSION, Journal, JournalError, JournalSpec, content_hash};
 pub use lexicon::{Lexicon, Splices, Token, TokenKind, blank_runs};
-pub use observe::{Gate, Observer, Started};
+pub use observe::{Gate, Observer, Started, Tested};
 pub use oracle::{
     CommandOracle, GENERATOR_HALTED, GeneratorOracle, GeneratorStats, Oracle, OracleError, Run,
     Verdict, absolutize_command, shell_quote,
 };
-pub use reduction::{Reduced, Reduction, Report};
+pub use reduction::{JournalReport, Reduced, Reduction, Report};
 pub use repeat::Repeat;
 pub use rules::{CompiledRules, LabelRules, RULES_VERSION, Rules, RulesError};
 pub use template::{Deletion, SubstituteByChild, Template, default_templates};

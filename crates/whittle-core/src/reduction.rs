@@ -3,10 +3,12 @@
 //! that reduces its own crashes, an editor plugin) all reduce through [`Reduction`].
 
 use crate::algo::{self, Algorithm};
+use crate::edit::{Edit, Edits};
 use crate::engine::{Options, ReduceError, Reducer, Stats};
 use crate::format::Format;
+use crate::journal::{Journal, JournalSpec};
 use crate::observe::{Gate, Observer};
-use crate::oracle::Oracle;
+use crate::oracle::{Oracle, Verdict};
 use crate::repeat::Repeat;
 use crate::rules::Rules;
 use serde::{Deserialize, Serialize};
@@ -23,6 +25,7 @@ pub struct Reduction<'a> {
     options: Options,
     repeat: u32,
     stop: Option<&'a AtomicBool>,
+    journal: Option<JournalSpec>,
     observers: Vec<Box<dyn Observer + 'a>>,
 }
 
@@ -76,9 +79,27 @@ pub struct Report {
     /// interesting (the byte-level tail of `auto`, for results of a few bytes).
     #[serde(default)]
     pub minimal: bool,
+    /// With a journal: where it is and what it answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub journal: Option<JournalReport>,
     /// The engine's counters.
     #[serde(flatten)]
     pub stats: Stats,
+}
+
+/// What the journal did in a reduction (see [`Reduction::journal`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct JournalReport {
+    /// The journal file.
+    pub path: std::path::PathBuf,
+    /// Verdicts read from it at the start (0: a new journal).
+    pub verdicts_read: usize,
+    /// Candidates answered from it instead of the test (they count as oracle calls in the
+    /// engine's counters, but not in [`Report::test_runs`]).
+    pub answered: u64,
+    /// Verdicts this run added to it.
+    pub recorded: u64,
 }
 
 impl<'a> Reduction<'a> {
@@ -93,6 +114,7 @@ impl<'a> Reduction<'a> {
             options: Options::default(),
             repeat: 1,
             stop: None,
+            journal: None,
             observers: Vec::new(),
         }
     }
@@ -134,6 +156,16 @@ impl<'a> Reduction<'a> {
         self
     }
 
+    /// Keeps a journal of every verdict (see `journal.rs`): a run that was killed resumes when
+    /// run again with the same journal, answering the candidates it judged before from it. The
+    /// resumed run replays the reduction from the original input, so its result is the one an
+    /// uninterrupted run gives; only tests that had not finished run again. A journal written
+    /// for another input, test or setting is [`ReduceError::Journal`].
+    pub fn journal(mut self, spec: JournalSpec) -> Self {
+        self.journal = Some(spec);
+        self
+    }
+
     /// Adds an observer (told of every improvement; see [`Observer`]).
     pub fn observe(mut self, observer: impl Observer + 'a) -> Self {
         self.observers.push(Box::new(observer));
@@ -143,18 +175,44 @@ impl<'a> Reduction<'a> {
     /// Runs the reduction. Errors before the first test (the input does not parse, is not
     /// interesting, the test is too permissive, the stop flag is already set) leave nothing
     /// behind; after that, a stop gives `Ok` with [`Report::interrupted`] set.
-    pub fn run(self) -> Result<Reduced, ReduceError> {
+    pub fn run(mut self) -> Result<Reduced, ReduceError> {
         let started = Instant::now();
         let never = AtomicBool::new(false);
         let stop = self.stop.unwrap_or(&never);
-        let oracle = Repeat::new(self.oracle, self.repeat as usize);
+        let repeat = Repeat::new(self.oracle, self.repeat as usize);
+        if let Some(spec) = &mut self.journal {
+            // K runs per candidate change what a candidate's verdict is.
+            spec.settings
+                .insert("repeat".to_string(), self.repeat.to_string());
+        }
+        let journal = match &self.journal {
+            Some(spec) => Some(Journal::open(spec, self.input, &repeat)?),
+            None => None,
+        };
+        let oracle: &dyn Oracle = match &journal {
+            Some(j) => j,
+            None => &repeat,
+        };
         let jobs = self.options.jobs;
-        let mut reducer = Reducer::new(self.format, &oracle, self.input, self.options, stop)?;
-        for o in self.observers {
+        // A new journal that recorded nothing but the checks of an input that cannot be
+        // reduced is removed again: a failed start leaves nothing behind.
+        let discard = |e: ReduceError| {
+            if let Some(j) = journal.as_ref().filter(|j| j.verdicts_read() == 0) {
+                let _ = std::fs::remove_file(j.path());
+            }
+            e
+        };
+        let mut reducer =
+            Reducer::new(self.format, oracle, self.input, self.options, stop).map_err(discard)?;
+        for mut o in self.observers {
+            if let Some(j) = &journal {
+                o.journal(j.path(), j.verdicts_read());
+            }
             reducer.observe(o);
         }
         reducer.notify_started();
-        reducer.check_input()?;
+        reducer.check_input().map_err(discard)?;
+        check_rewriting(&reducer, self.format).map_err(discard)?;
         reducer.notify_confirmed();
         let nodes_before = reducer.tree().len();
         let interrupted = match algo::run(&mut reducer, self.algorithm) {
@@ -172,7 +230,7 @@ impl<'a> Reduction<'a> {
         let minimal = reducer.proved_minimal();
         let best = reducer.into_best();
         let final_check_interesting = if self.repeat > 1 && !interrupted {
-            Some(oracle.recheck(&best)?)
+            Some(repeat.recheck(&best)?)
         } else {
             None
         };
@@ -190,11 +248,46 @@ impl<'a> Reduction<'a> {
             wall_seconds,
             outside_oracle_seconds: (wall_seconds - stats.oracle_busy_seconds).max(0.0),
             repeat: self.repeat,
-            test_runs: oracle.runs(),
+            test_runs: repeat.runs(),
             final_check_interesting,
             minimal,
+            journal: journal.as_ref().map(|j| JournalReport {
+                path: j.path().to_path_buf(),
+                verdicts_read: j.verdicts_read(),
+                answered: j.answered(),
+                recorded: j.recorded(),
+            }),
             stats,
         };
         Ok(Reduced { best, report })
+    }
+}
+
+/// Tests the input as the format writes every candidate, when that differs from the input (a PDF
+/// written afresh). If the test rejects it, no candidate can be interesting: better to say so
+/// before the first of thousands of tests than after them.
+fn check_rewriting(reducer: &Reducer<'_>, format: &dyn Format) -> Result<(), ReduceError> {
+    let tree = reducer.tree();
+    if tree.is_empty() {
+        return Ok(());
+    }
+    let root = tree.root();
+    let mut rewritten = Vec::new();
+    format.render(
+        reducer.doc(),
+        &Edits::new().with(root, Edit::Replace(root)),
+        &mut rewritten,
+    );
+    if rewritten.is_empty() || rewritten == reducer.best() {
+        return Ok(());
+    }
+    // Past the gate, as the empty file: this asks the test, not the format's parser.
+    match reducer.judge_with(&rewritten, &|| false, false)? {
+        Verdict::Interesting => Ok(()),
+        verdict => Err(ReduceError::Rewritten {
+            format: format.name(),
+            changes: format.rewriting(),
+            verdict,
+        }),
     }
 }

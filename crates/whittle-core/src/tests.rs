@@ -3,6 +3,7 @@
 
 mod algorithms;
 mod below;
+mod journal;
 mod oracle;
 mod reduction;
 mod toy;

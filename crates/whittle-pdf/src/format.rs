@@ -44,6 +44,12 @@ impl Format for Pdf {
         }
     }
 
+    fn rewriting(&self) -> &'static str {
+        "writes every candidate afresh with lopdf (objects renumbered into object streams with a \
+         cross-reference stream; older revisions, unreachable objects, free space and \
+         encryption dropped)"
+    }
+
     fn templates(&self) -> Vec<Box<dyn Template>> {
         vec![
             Box::new(DropUnreachable),

@@ -21,8 +21,9 @@
 //! ```
 
 pub use whittle_core::{
-    Algorithm, CommandOracle, Diagnostic, Document, Format, Gate, Observer, Oracle, OracleError,
-    ParseError, ReduceError, Reduced, Reduction, Report, Rules, Started, Stats, Verdict,
+    Algorithm, CommandOracle, Diagnostic, Document, Format, Gate, JournalError, JournalReport,
+    JournalSpec, Observer, Oracle, OracleError, ParseError, ReduceError, Reduced, Reduction,
+    Report, Rules, Started, Stats, Tested, Verdict,
 };
 
 use std::path::Path;
