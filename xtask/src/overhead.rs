@@ -79,6 +79,8 @@ pub(crate) fn overhead_rows(
                 "--report".into(),
                 json.clone().into(),
                 "-q".into(),
+                // Every repetition is measured from scratch, never resumed from a journal.
+                "--fresh".into(),
             ];
             args.extend(options.iter().map(OsString::from));
             env.max_foreign_rustc = env.max_foreign_rustc.max(crate::machine::foreign_rustc());

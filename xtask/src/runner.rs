@@ -244,6 +244,8 @@ pub(crate) fn reduce_once(
         "--timeout".into(),
         case.test_timeout().to_string().into(),
         "-q".into(),
+        // A run cut short by the budget leaves a journal; the next measurement must not resume it.
+        "--fresh".into(),
     ];
     if !rules {
         args.push("--no-rules".into());

@@ -94,9 +94,28 @@ pub(crate) struct ReduceArgs {
     /// Write every count and timing as JSON to this file.
     #[arg(long, value_name = "FILE.json")]
     pub(crate) report: Option<PathBuf>,
-    /// Print nothing but errors.
+    /// Print nothing but errors (no progress lines, no warnings).
     #[arg(long, short = 'q')]
     pub(crate) quiet: bool,
+    /// Seconds between progress lines when standard error is not a terminal (a log, CI,
+    /// nohup); 0 prints one after every test. On a terminal a progress bar shows instead.
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+    pub(crate) log_every: f64,
+    /// Say what is going on after this many tests in a row without an improvement (and again
+    /// after twice as many, …), or after 10 minutes without one.
+    #[arg(long, value_name = "N", default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) stall_after: u64,
+    /// Where the journal goes [default: beside the output, named after it + `.journal`]. The
+    /// journal records every verdict, so that running the same command again after a kill or a
+    /// crash resumes without running a test twice; it is removed when the reduction finishes.
+    #[arg(long, value_name = "DIR", conflicts_with = "no_journal")]
+    pub(crate) journal_dir: Option<PathBuf>,
+    /// Ignore an existing journal and start a new one.
+    #[arg(long, conflicts_with = "no_journal")]
+    pub(crate) fresh: bool,
+    /// Keep no journal (a killed run then starts over).
+    #[arg(long)]
+    pub(crate) no_journal: bool,
     /// For a flaky test: run it up to K times on each candidate (interesting if one run says so),
     /// and K times on the final result to show how reliably it reproduces.
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]

@@ -12,6 +12,8 @@ mod output;
 mod progress;
 mod reduce;
 mod report;
+mod resume;
+mod stall;
 
 use anyhow::{Context, Result};
 use args::{Cli, Command};

@@ -61,10 +61,22 @@ pub(crate) struct Sink<'g> {
     pub(crate) trace_output: Option<PathBuf>,
     pub(crate) generator: Option<&'g GeneratorOracle>,
     pub(crate) permissions: Option<std::fs::Permissions>,
+    /// When resuming: the result the killed run left, which only a smaller one replaces.
+    pub(crate) floor: Arc<Mutex<Option<Vec<u8>>>>,
 }
 
 impl Sink<'_> {
     pub(crate) fn write(&self, best: &[u8]) -> std::io::Result<()> {
+        {
+            let mut floor = self.floor.lock().unwrap_or_else(|e| e.into_inner());
+            if floor
+                .as_ref()
+                .is_some_and(|f| !whittle_core::shortlex_less(best, f))
+            {
+                return Ok(());
+            }
+            *floor = None;
+        }
         let (Some(trace_output), Some(g)) = (&self.trace_output, self.generator) else {
             return write_atomic(&self.output, best, self.permissions.as_ref());
         };

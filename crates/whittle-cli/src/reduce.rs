@@ -54,32 +54,38 @@ pub(crate) fn reduce(args: ReduceArgs) -> Result<ExitCode> {
         Some(g) => g.output_for(&input)?.map_or(0, |o| o.len()),
         None => 0,
     };
+    let journal = crate::resume::spec(&args, &output, &test, &cwd);
+    let floor = crate::resume::floor(journal.as_ref(), trace_output.as_ref().unwrap_or(&output));
     let sink = Sink {
         output: output.clone(),
         trace_output: trace_output.clone(),
         generator: generator.as_ref(),
         permissions: std::fs::metadata(&args.input).ok().map(|m| m.permissions()),
+        floor: Arc::new(Mutex::new(floor)),
     };
     let write_error: Arc<Mutex<Option<std::io::Error>>> = Arc::default();
     let sink_used = Arc::new(AtomicBool::new(false));
 
     ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst))
         .context("cannot install the Ctrl-C handler")?;
-    let outcome = Reduction::new(format, oracle, &input)
+    let mut reduction = Reduction::new(format, oracle, &input)
         .algorithm(args.algorithm)
         .jobs(jobs)
         .gate(!args.no_gate)
         .rules(rules)
         .repeat(args.repeat)
         .stop(&STOP)
-        .observe(Progress::new(say, &args.input, &input, format.name()))
+        .observe(Progress::new(say, &args, &input, format.name()))
         .observe(SinkObserver {
             sink: sink.clone(),
             error: Arc::clone(&write_error),
             used: Arc::clone(&sink_used),
             stop: &STOP,
-        })
-        .run();
+        });
+    if let Some(spec) = journal {
+        reduction = reduction.journal(spec);
+    }
+    let outcome = reduction.run();
     if let Some(e) = write_error.lock().unwrap_or_else(|e| e.into_inner()).take() {
         return Err(anyhow::Error::from(e).context(format!("cannot write {}", output.display())));
     }
@@ -140,6 +146,13 @@ fn failed(
         )),
         ReduceError::Interrupted => Ok(ExitCode::from(EXIT_INTERRUPTED)),
         e @ ReduceError::RoundTrip(_) => Err(bad(format!("{}: {e}", args.input.display()))),
+        e @ ReduceError::Journal(_) => Err(bad(format!("{e}; {}", crate::resume::JOURNAL_HINT))),
+        e @ ReduceError::Rewritten { .. } => Err(bad(format!(
+            "{}: {e}; nothing was written.\n\
+             No candidate can be interesting when the test rejects every file this format writes. \
+             `--lang lines` reduces the file as lines of text and keeps every byte it does not delete.",
+            args.input.display()
+        ))),
         e if !result_written => Err(e.into()),
         e => Err(anyhow::Error::from(e).context(format!(
             "reduction stopped; the best result so far is in {}",
@@ -199,6 +212,10 @@ fn finish(
     summarize(say, report, args.timeout, output, generator_report.as_ref());
     if report.interrupted {
         return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    // Finished: the result is on disk and nothing is left to resume.
+    if let Some(j) = &report.journal {
+        let _ = std::fs::remove_file(&j.path);
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -84,6 +84,12 @@ pub(crate) fn summarize(
             s.timeouts, timeout, s.timed_out_seconds, s.oracle_seconds,
         ));
     }
+    if let Some(j) = r.journal.as_ref().filter(|j| j.verdicts_read > 0) {
+        say.say(&format!(
+            "         resumed: the journal answered {} of the {} tests (it held {} verdicts) and {} new verdicts were added",
+            j.answered, s.oracle_calls, j.verdicts_read, j.recorded
+        ));
+    }
     if let Some(g) = generator {
         say.say(&g.summary());
     }
