@@ -1,0 +1,422 @@
+//! End-to-end tests of slow and stuck runs: resuming after SIGKILL with the journal, the check of
+//! the format's rewriting before reducing, and the progress lines and stall message of a run
+//! whose standard error is a file.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "these tests run the whittle binary and real test commands"
+)]
+
+use std::collections::HashSet;
+use std::fs;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+/// A scratch directory with the files of one run.
+struct Case {
+    dir: tempfile::TempDir,
+}
+
+impl Case {
+    fn new() -> Case {
+        Case {
+            dir: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.path(name);
+        fs::write(&p, text).expect("write fixture");
+        p
+    }
+
+    fn script(&self, name: &str, body: &str) {
+        let p = self.write(name, &format!("#!/bin/sh\n{body}\n"));
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_whittle"));
+        c.args(args).current_dir(self.dir.path());
+        c
+    }
+
+    fn whittle(&self, args: &[&str]) -> Output {
+        self.command(args).output().expect("run whittle")
+    }
+
+    /// The lines of a file the test script appends to (none if it does not exist).
+    fn lines(&self, name: &str) -> Vec<String> {
+        fs::read_to_string(self.path(name))
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Sixty numbered lines; the test wants two of them.
+fn rows() -> String {
+    (0..60).map(|i| format!("row {i}\n")).collect()
+}
+
+/// The test: counts its runs in `runs`; on the run numbered in `kill-at` (if that file exists)
+/// kills whittle (its pid is in `whittle.pid`) with SIGKILL and ends without a verdict;
+/// otherwise logs the SHA-256 of its candidate in `seen` and is interesting while the candidate
+/// has `row 7` and `row 23`. It runs in a scratch directory, so it names the case's files by
+/// absolute path.
+fn counting_test(case: &Case) {
+    let d = case.dir.path().display();
+    case.script(
+        "t.sh",
+        &format!(
+            r#"n=$(( $(cat {d}/runs 2>/dev/null || echo 0) + 1 ))
+echo $n > {d}/runs
+if [ -f {d}/kill-at ] && [ "$n" -eq "$(cat {d}/kill-at)" ]; then
+  while [ ! -s {d}/whittle.pid ]; do sleep 0.01; done
+  kill -KILL "$(cat {d}/whittle.pid)"
+  exit 1
+fi
+sha256sum < "$1" | cut -c1-64 >> {d}/seen
+grep -qx 'row 7' "$1" && grep -qx 'row 23' "$1""#
+        ),
+    );
+    case.write("in.txt", &rows());
+}
+
+const REDUCE: [&str; 6] = ["reduce", "in.txt", "--test", "./t.sh", "-j", "1"];
+
+#[test]
+fn a_run_killed_with_sigkill_resumes_to_the_same_result_without_testing_a_candidate_twice() {
+    // The uninterrupted run.
+    let whole = Case::new();
+    counting_test(&whole);
+    let out = whole.whittle(&REDUCE);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let expected = fs::read_to_string(whole.path("in.reduced.txt")).unwrap();
+    assert_eq!(expected, "row 7\nrow 23\n");
+    let all = whole.lines("seen");
+    let distinct: HashSet<&String> = all.iter().collect();
+    assert_eq!(
+        distinct.len(),
+        all.len(),
+        "one run tests no candidate twice"
+    );
+    assert!(
+        !whole.path("in.reduced.txt.journal").exists(),
+        "a finished run removes its journal"
+    );
+
+    // The same run, killed by its own test on the run half-way through, then run again.
+    let case = Case::new();
+    counting_test(&case);
+    // Three quarters of the way: GTR* first tries each line in place of the whole file, so
+    // the improvements come in the second half.
+    let kill_at = 3 * all.len() / 4;
+    case.write("kill-at", &kill_at.to_string());
+    let child = case
+        .command(&REDUCE)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    case.write("whittle.pid", &child.id().to_string());
+    let killed = child.wait_with_output().unwrap();
+    assert_eq!(killed.status.signal(), Some(9), "{}", stderr(&killed));
+    let before_kill = case.lines("seen");
+    assert_eq!(before_kill.len(), kill_at - 1);
+    let partial = fs::read(case.path("in.reduced.txt")).expect("a result before the kill");
+    assert!(partial.len() < rows().len(), "improvements before the kill");
+    let journal = case.path("in.reduced.txt.journal");
+    assert!(journal.exists());
+
+    fs::remove_file(case.path("kill-at")).unwrap();
+    let resumed = case.whittle(&REDUCE);
+    let err = stderr(&resumed);
+    assert!(resumed.status.success(), "{err}");
+    assert!(err.contains("resuming with the journal"), "{err}");
+    assert!(
+        err.contains(&format!("it held {} verdicts", kill_at - 1)),
+        "{err}"
+    );
+    assert_eq!(
+        fs::read_to_string(case.path("in.reduced.txt")).unwrap(),
+        expected,
+        "the same result as the uninterrupted run"
+    );
+    let seen = case.lines("seen");
+    let after_kill = &seen[before_kill.len()..];
+    let mut both: Vec<&String> = seen.iter().collect();
+    both.sort();
+    let mut uninterrupted: Vec<&String> = all.iter().collect();
+    uninterrupted.sort();
+    assert_eq!(
+        both, uninterrupted,
+        "the two runs together test exactly the uninterrupted run's candidates, each once"
+    );
+    assert_eq!(after_kill.len(), all.len() - (kill_at - 1));
+    assert!(!journal.exists(), "the finished run removes the journal");
+}
+
+#[test]
+fn a_resumed_run_at_two_jobs_ends_where_an_uninterrupted_one_does_and_keeps_the_better_file() {
+    let case = Case::new();
+    counting_test(&case);
+    let args = ["reduce", "in.txt", "--test", "./t.sh", "-j", "2"];
+    let mut child = case
+        .command(&args)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Killed from outside once the result has shrunk twice (by whatever the test was doing).
+    let out = case.path("in.reduced.txt");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut sizes = HashSet::new();
+    while Instant::now() < deadline && sizes.len() < 3 {
+        if let Ok(b) = fs::read(&out) {
+            sizes.insert(b.len());
+        }
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let runs_before = case.lines("seen").len();
+    let journal_lines = fs::read_to_string(case.path("in.reduced.txt.journal"))
+        .map_or(0, |j| j.lines().count().saturating_sub(1));
+    assert!(journal_lines > 0, "the killed run journaled its verdicts");
+    // The resumed run's result is never larger than what the killed run left, at any moment:
+    // the file only changes to smaller results.
+    let left = fs::read(&out).unwrap();
+    let resumed = case.whittle(&args);
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    let result = fs::read(&out).unwrap();
+    assert_eq!(result, b"row 7\nrow 23\n");
+    assert!(result.len() <= left.len());
+    let seen = case.lines("seen");
+    let distinct: HashSet<&String> = seen.iter().collect();
+    // Only tests still running at the kill can run twice: at most one per job.
+    assert!(
+        seen.len() - distinct.len() <= 2,
+        "{} tests, {} distinct candidates",
+        seen.len(),
+        distinct.len()
+    );
+    assert!(seen.len() > runs_before);
+}
+
+#[test]
+fn a_journal_of_another_input_or_test_is_refused_and_fresh_starts_over() {
+    let case = Case::new();
+    counting_test(&case);
+    let journal = case.path("in.reduced.txt.journal");
+    // A run interrupted by its test's kill leaves a journal behind.
+    case.write("kill-at", "5");
+    let child = case.command(&REDUCE).spawn().unwrap();
+    case.write("whittle.pid", &child.id().to_string());
+    child.wait_with_output().unwrap();
+    fs::remove_file(case.path("kill-at")).unwrap();
+    assert!(journal.exists());
+
+    let other_test = case.whittle(&[
+        "reduce",
+        "in.txt",
+        "--test",
+        "./t.sh",
+        "-j",
+        "1",
+        "--timeout",
+        "30",
+    ]);
+    let err = stderr(&other_test);
+    assert_eq!(other_test.status.code(), Some(2), "{err}");
+    assert!(err.contains("was written for another timeout"), "{err}");
+    assert!(err.contains("--fresh"), "{err}");
+
+    let text = rows().replace("row 59\n", "");
+    case.write("in.txt", &text);
+    let other_input = case.whittle(&REDUCE);
+    let err = stderr(&other_input);
+    assert_eq!(other_input.status.code(), Some(2), "{err}");
+    assert!(err.contains("belongs to another input"), "{err}");
+
+    let fresh = case.whittle(&["reduce", "in.txt", "--test", "./t.sh", "-j", "1", "--fresh"]);
+    let err = stderr(&fresh);
+    assert!(fresh.status.success(), "{err}");
+    assert!(!err.contains("resuming"), "{err}");
+    assert_eq!(
+        fs::read_to_string(case.path("in.reduced.txt")).unwrap(),
+        "row 7\nrow 23\n"
+    );
+}
+
+fn require_qpdf() {
+    let ok = Command::new("qpdf")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        ok,
+        "qpdf is needed by this test: apt-get install -y qpdf (.ci/run does this)"
+    );
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/pdf")
+        .join(name)
+}
+
+#[test]
+fn a_test_that_rejects_the_formats_rewriting_stops_before_reducing_with_status_2() {
+    require_qpdf();
+    let case = Case::new();
+    fs::copy(fixture("encrypted-rc4.pdf"), case.path("enc.pdf")).unwrap();
+    // The test: the file is still encrypted (qpdf --is-encrypted exits 0 only then). Every PDF
+    // whittle writes is decrypted, so no candidate can pass.
+    let runs = case.path("runs");
+    case.script(
+        "still-encrypted.sh",
+        &format!(r#"echo x >> {}; qpdf --is-encrypted "$1""#, runs.display()),
+    );
+    let out = case.whittle(&[
+        "reduce",
+        "enc.pdf",
+        "--test",
+        "./still-encrypted.sh",
+        "-j",
+        "1",
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("writes every candidate afresh"), "{err}");
+    assert!(err.contains("encryption dropped"), "{err}");
+    assert!(err.contains("--lang lines"), "{err}");
+    assert!(err.contains("nothing was written"), "{err}");
+    assert!(!case.path("enc.reduced.pdf").exists());
+    assert!(!case.path("enc.reduced.pdf.journal").exists());
+    // The input, the empty file and the rewriting: three tests, not thousands.
+    assert_eq!(fs::read_to_string(&runs).unwrap().lines().count(), 3);
+
+    // The way out the message names: as lines, the bytes stay as they were.
+    let lines = case.whittle(&[
+        "reduce",
+        "enc.pdf",
+        "--test",
+        "./still-encrypted.sh",
+        "-j",
+        "1",
+        "--lang",
+        "lines",
+        "-a",
+        "ddmin",
+        "-o",
+        "enc.lines.pdf",
+    ]);
+    assert!(lines.status.success(), "{}", stderr(&lines));
+    let status = Command::new("qpdf")
+        .arg("--is-encrypted")
+        .arg(case.path("enc.lines.pdf"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn a_run_into_a_file_prints_progress_lines_and_says_when_it_is_stuck() {
+    let case = Case::new();
+    case.write("in.txt", &rows());
+    // Interesting while `row 7` and `row 23` are there; a candidate with `row 7` only hangs.
+    case.script(
+        "t.sh",
+        r#"grep -qx 'row 7' "$1" && ! grep -qx 'row 23' "$1" && sleep 5
+grep -qx 'row 7' "$1" && grep -qx 'row 23' "$1""#,
+    );
+    let log = case.path("log.txt");
+    let status = case
+        .command(&[
+            "reduce",
+            "in.txt",
+            "--test",
+            "./t.sh",
+            "-j",
+            "1",
+            "-a",
+            "ddmin",
+            "--log-every",
+            "0",
+            "--stall-after",
+            "4",
+            "--timeout",
+            "0.5",
+        ])
+        .stderr(fs::File::create(&log).unwrap())
+        .status()
+        .unwrap();
+    let text = fs::read_to_string(&log).unwrap();
+    assert!(status.success(), "{text}");
+    assert!(
+        text.contains("whittle: reducing in.txt (410 bytes, 61 nodes, lines)"),
+        "{text}"
+    );
+    let progress: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains(" tests") && l.contains("s per test"))
+        .collect();
+    assert!(progress.len() >= 5, "{text}");
+    // After the line that says the reduction begins, one line per test (--log-every 0), with the
+    // size going down and the phase.
+    let start = text.find("whittle: reducing").unwrap();
+    assert!(!text[..start].contains("s per test"), "{text}");
+    let sizes: Vec<usize> = progress
+        .iter()
+        .map(|l| {
+            let bytes = l.split(" bytes (").next().unwrap();
+            bytes.rsplit(' ').next().unwrap().parse().unwrap()
+        })
+        .collect();
+    assert!(sizes.windows(2).all(|w| w[1] <= w[0]), "{sizes:?}");
+    assert!(sizes[0] == 410 && sizes[sizes.len() - 1] < 100, "{sizes:?}");
+    assert!(progress.iter().all(|l| l.contains(", tree;")), "{text}");
+
+    let stalls: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("whittle: no improvement in the last"))
+        .collect();
+    assert!(!stalls.is_empty(), "{text}");
+    assert!(
+        stalls.iter().any(|l| !l.contains(": 0 timed out")),
+        "the stall message counts the timeouts: {text}"
+    );
+
+    // -q: nothing but errors.
+    let quiet = case.whittle(&[
+        "reduce",
+        "in.txt",
+        "--test",
+        "./t.sh",
+        "-j",
+        "1",
+        "-a",
+        "ddmin",
+        "--log-every",
+        "0",
+        "--timeout",
+        "0.5",
+        "-q",
+        "--fresh",
+    ]);
+    assert!(quiet.status.success());
+    assert_eq!(stderr(&quiet), "");
+}
