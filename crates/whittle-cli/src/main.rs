@@ -8,6 +8,7 @@
 mod args;
 mod formats;
 mod generator;
+mod log;
 mod output;
 mod progress;
 mod reduce;

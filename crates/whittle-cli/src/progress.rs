@@ -3,7 +3,8 @@
 //! on either, a message when many tests in a row bring no improvement.
 
 use crate::args::ReduceArgs;
-use crate::stall::{Stall, duration};
+use crate::log::LogLines;
+use crate::stall::Stall;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::Path;
@@ -34,16 +35,13 @@ pub(crate) struct Progress<'p> {
     bytes: &'p [u8],
     format: &'static str,
     bar: Option<ProgressBar>,
-    /// Progress lines: when the last was printed, and the time between two (`None` before the
-    /// reduction begins, on a terminal and with `--quiet`).
-    log: Option<(Instant, Duration)>,
-    /// The time between two progress lines, if there are any.
+    /// The time between two progress lines, if there are any (not on a terminal, not with
+    /// `--quiet`).
     log_every: Option<Duration>,
-    /// When the test confirmed the input.
-    start: Instant,
+    /// The progress lines, once the reduction begins.
+    log: Option<LogLines>,
     best: usize,
     nodes: usize,
-    phase: &'static str,
     stall: Stall,
 }
 
@@ -55,20 +53,17 @@ impl<'p> Progress<'p> {
         format: &'static str,
     ) -> Self {
         let every = Duration::try_from_secs_f64(args.log_every).unwrap_or(Duration::ZERO);
-        let now = Instant::now();
         Progress {
             say,
             input: &args.input,
             bytes,
             format,
             bar: None,
-            log: None,
             log_every: (!say.quiet && !std::io::stderr().is_terminal()).then_some(every),
-            start: now,
+            log: None,
             best: bytes.len(),
             nodes: 0,
-            phase: "tree",
-            stall: Stall::new(args.stall_after, now),
+            stall: Stall::new(args.stall_after, Instant::now()),
         }
     }
 
@@ -78,27 +73,6 @@ impl<'p> Progress<'p> {
             Some(bar) => bar.println(msg),
             None => self.say.say(msg),
         }
-    }
-
-    /// The progress line: where the reduction is.
-    fn line(&self, stats: &Stats, now: Instant) -> String {
-        let wall = now.duration_since(self.start);
-        let timed_out = match stats.timeouts {
-            0 => String::new(),
-            n => format!(" ({n} timed out)"),
-        };
-        format!(
-            "whittle: {} {} bytes ({:.1}%), {} nodes, {} tests{timed_out}, {} improvements, {}; {:.2} s per test, {:.0}% of the time in the test",
-            duration(wall),
-            self.best,
-            100.0 * self.best as f64 / self.bytes.len().max(1) as f64,
-            self.nodes,
-            stats.oracle_calls,
-            stats.improvements,
-            self.phase,
-            stats.oracle_seconds / stats.oracle_calls.max(1) as f64,
-            100.0 * (stats.oracle_busy_seconds / wall.as_secs_f64().max(1e-9)).min(1.0),
-        )
     }
 }
 
@@ -131,11 +105,8 @@ impl Observer for Progress<'_> {
     }
 
     fn confirmed(&mut self, input: &[u8]) {
-        let now = Instant::now();
-        self.start = now;
-        self.stall = Stall::new(self.stall.after(), now);
-        self.log = self.log_every.map(|every| (now, every));
-        if self.log.is_some() {
+        self.stall = Stall::new(self.stall.after(), Instant::now());
+        if let Some(every) = self.log_every {
             self.say.say(&format!(
                 "whittle: reducing {} ({} bytes, {} nodes, {})",
                 self.input.display(),
@@ -143,6 +114,7 @@ impl Observer for Progress<'_> {
                 self.nodes,
                 self.format
             ));
+            self.log = Some(LogLines::start(every, input.len(), self.nodes));
         }
         if self.say.quiet || !std::io::stderr().is_terminal() {
             return;
@@ -160,6 +132,9 @@ impl Observer for Progress<'_> {
     fn improved(&mut self, best: &[u8], stats: &Stats) {
         self.best = best.len();
         self.stall.improved(stats, Instant::now());
+        if let Some(log) = &self.log {
+            log.improved(best.len(), stats);
+        }
         if let Some(bar) = &self.bar {
             let by_move: Vec<String> = stats
                 .tests_by_move
@@ -178,19 +153,13 @@ impl Observer for Progress<'_> {
     }
 
     fn tested(&mut self, tested: &Tested<'_>) {
-        let now = Instant::now();
-        self.nodes = tested.nodes;
-        self.phase = tested.phase;
-        if let Some(msg) = self.stall.check(tested.stats, self.best, now)
+        if let Some(msg) = self.stall.check(tested.stats, self.best, Instant::now())
             && !self.say.quiet
         {
             self.tell(&msg);
         }
-        if let Some((last, every)) = self.log
-            && now.duration_since(last) >= every
-        {
-            self.say.say(&self.line(tested.stats, now));
-            self.log = Some((now, every));
+        if let Some(log) = &self.log {
+            log.tested(tested.stats, tested.phase, tested.nodes);
         }
     }
 }

@@ -146,7 +146,7 @@ fn failed(
         )),
         ReduceError::Interrupted => Ok(ExitCode::from(EXIT_INTERRUPTED)),
         e @ ReduceError::RoundTrip(_) => Err(bad(format!("{}: {e}", args.input.display()))),
-        e @ ReduceError::Journal(_) => Err(bad(format!("{e}; {}", crate::resume::JOURNAL_HINT))),
+        ReduceError::Journal(e) => Err(bad(crate::resume::journal_error(&e))),
         e @ ReduceError::Rewritten { .. } => Err(bad(format!(
             "{}: {e}; nothing was written.\n\
              No candidate can be interesting when the test rejects every file this format writes. \

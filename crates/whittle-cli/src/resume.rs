@@ -8,7 +8,7 @@
 use crate::args::ReduceArgs;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use whittle::JournalSpec;
+use whittle::{JournalError, JournalSpec};
 
 /// Files larger than this that the test names are identified by size and time of change
 /// instead of by their contents (an interpreter named by its path, say).
@@ -106,6 +106,12 @@ pub(crate) fn floor(spec: Option<&JournalSpec>, result: &Path) -> Option<Vec<u8>
     std::fs::read(result).ok()
 }
 
-/// The end of a message about a journal that cannot be used.
-pub(crate) const JOURNAL_HINT: &str =
-    "delete it, or pass --fresh to start a new journal (or --journal-dir to keep it elsewhere)";
+/// The message about a journal that cannot be used, with the way out.
+pub(crate) fn journal_error(e: &JournalError) -> String {
+    match e {
+        JournalError::Io { .. } => {
+            format!("{e}; --journal-dir DIR keeps it elsewhere, --no-journal keeps none")
+        }
+        _ => format!("{e}; delete it, or pass --fresh to start a new journal"),
+    }
+}

@@ -420,3 +420,53 @@ grep -qx 'row 7' "$1" && grep -qx 'row 23' "$1""#,
     assert!(quiet.status.success());
     assert_eq!(stderr(&quiet), "");
 }
+
+#[test]
+fn progress_lines_come_while_a_long_test_runs() {
+    let case = Case::new();
+    case.write("in.txt", &rows());
+    let d = case.dir.path().display();
+    // On its third run (the first candidate), the test waits until the log holds two more
+    // progress lines than when it started: at -j 1 no other test ends meanwhile, so only the
+    // periodic lines can bring them. It gives up after 20 s, without the marker.
+    case.script(
+        "t.sh",
+        &format!(
+            r#"n=$(( $(cat {d}/runs 2>/dev/null || echo 0) + 1 ))
+echo $n > {d}/runs
+if [ $n -eq 3 ]; then
+  before=$(grep -c 's per test' {d}/log.txt)
+  i=0
+  while [ $(grep -c 's per test' {d}/log.txt) -lt $((before + 2)) ] && [ $i -lt 400 ]; do
+    sleep 0.05; i=$((i + 1))
+  done
+  [ $i -lt 400 ] && touch {d}/saw-lines
+fi
+grep -qx 'row 7' "$1""#
+        ),
+    );
+    let log = case.path("log.txt");
+    let status = case
+        .command(&[
+            "reduce",
+            "in.txt",
+            "--test",
+            "./t.sh",
+            "-j",
+            "1",
+            "-a",
+            "ddmin",
+            "--log-every",
+            "0.1",
+        ])
+        .stderr(fs::File::create(&log).unwrap())
+        .status()
+        .unwrap();
+    let text = fs::read_to_string(&log).unwrap();
+    assert!(status.success(), "{text}");
+    assert!(case.path("saw-lines").exists(), "{text}");
+    assert_eq!(
+        fs::read_to_string(case.path("in.reduced.txt")).unwrap(),
+        "row 7\n"
+    );
+}
