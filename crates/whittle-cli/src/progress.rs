@@ -43,6 +43,9 @@ pub(crate) struct Progress<'p> {
     best: usize,
     nodes: usize,
     stall: Stall,
+    /// Verdicts in the journal when the run resumed: the tests up to that count are mostly
+    /// answers from it, which say nothing about a stall.
+    replayed: u64,
 }
 
 impl<'p> Progress<'p> {
@@ -64,6 +67,7 @@ impl<'p> Progress<'p> {
             best: bytes.len(),
             nodes: 0,
             stall: Stall::new(args.stall_after, Instant::now()),
+            replayed: 0,
         }
     }
 
@@ -96,6 +100,7 @@ impl Observer for Progress<'_> {
     }
 
     fn journal(&mut self, path: &Path, verdicts: usize) {
+        self.replayed = verdicts as u64;
         if verdicts > 0 {
             self.say.say(&format!(
                 "whittle: resuming with the journal {}: {verdicts} verdicts of an earlier run answer the candidates it judged",
@@ -153,7 +158,10 @@ impl Observer for Progress<'_> {
     }
 
     fn tested(&mut self, tested: &Tested<'_>) {
-        if let Some(msg) = self.stall.check(tested.stats, self.best, Instant::now())
+        let now = Instant::now();
+        if tested.stats.oracle_calls <= self.replayed {
+            self.stall.improved(tested.stats, now);
+        } else if let Some(msg) = self.stall.check(tested.stats, self.best, now)
             && !self.say.quiet
         {
             self.tell(&msg);

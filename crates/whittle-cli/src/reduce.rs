@@ -221,7 +221,8 @@ fn finish(
 }
 
 /// The checks clap cannot make: the output is not the input, the generator command has its
-/// placeholders, the timeout is a positive number.
+/// placeholders, the timeout is a positive number, the time between progress lines is not
+/// negative.
 fn check_args(args: &ReduceArgs, output: &Path, trace_output: Option<&Path>) -> Result<()> {
     let same_file = |p: &Path| {
         p.canonicalize()
@@ -242,6 +243,9 @@ fn check_args(args: &ReduceArgs, output: &Path, trace_output: Option<&Path>) -> 
     }
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
         return Err(bad("--timeout must be a positive number of seconds"));
+    }
+    if !(args.log_every >= 0.0 && args.log_every.is_finite()) {
+        return Err(bad("--log-every must be a number of seconds, 0 or more"));
     }
     Ok(())
 }
