@@ -96,7 +96,8 @@ pub fn run(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError>
 /// anything.
 fn run_tree(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError> {
     run_algorithm(r, algorithm)?;
-    if r.has_rules() && algorithm != Algorithm::Ddmin {
+    // Only GTR's transformations are filtered by rules; HDD's deletions are all tried already.
+    if r.has_rules() && matches!(algorithm, Algorithm::Gtr | Algorithm::GtrStar) {
         let templates = r.format().templates();
         while try_forbidden(r, &templates)? {
             run_algorithm(r, algorithm)?;
@@ -150,7 +151,7 @@ fn try_forbidden(
         }
     }
     let mut state = Edits::new();
-    let accepted = greedy_scan(r, &forbidden, &mut state, |tree, state, (n, e)| {
+    let accepted = greedy_scan(r, &forbidden, &mut state, false, |tree, state, (n, e)| {
         // A node inside a subtree the sweep already changed (or the node itself) is done.
         let gone =
             std::iter::successors(Some(n), |&m| tree.parent(m)).any(|m| state.get(m).is_some());
@@ -193,6 +194,16 @@ pub fn ddmin(
     base: &Edits,
     items: &[(NodeId, Edit)],
 ) -> Result<Vec<usize>, ReduceError> {
+    ddmin_from(r, base, items, 2).map(|(kept, _)| kept)
+}
+
+/// [`ddmin`] that starts at granularity `start`; returns the granularity it ended at too.
+fn ddmin_from(
+    r: &mut Reducer<'_>,
+    base: &Edits,
+    items: &[(NodeId, Edit)],
+    start: usize,
+) -> Result<(Vec<usize>, usize), ReduceError> {
     let edits_for = |kept: &[usize]| {
         let mut e = base.clone();
         let mut k = kept.iter().peekable();
@@ -205,64 +216,128 @@ pub fn ddmin(
         }
         e
     };
-    ddmin_by(r, items.len(), edits_for, |r, edits, out| {
+    ddmin_by(r, items.len(), start, edits_for, |r, edits, out| {
         r.format().render(r.doc(), edits, out)
     })
 }
 
+/// [`ddmin_from`] over the items of one level for one template (`None`: HDD's deletions),
+/// starting at the granularity where the last run over that level and template ended: in a
+/// fixpoint's later rounds, a level that is already 1-minimal then costs about one test per
+/// item instead of four.
+fn ddmin_level(
+    r: &mut Reducer<'_>,
+    level: usize,
+    template: Option<usize>,
+    items: &[(NodeId, Edit)],
+) -> Result<(), ReduceError> {
+    let slot = (level, template.map_or(0, |t| t + 1));
+    let start = r.granularity(slot);
+    let (_, ended) = ddmin_from(r, &Edits::new(), items, start)?;
+    r.set_granularity(slot, ended);
+    Ok(())
+}
+
 /// ddmin over `len` items of any kind: `candidate(kept)` is the candidate that keeps the items
 /// `kept` (sorted) and removes (or applies) all others, rendered by `render`.
+///
+/// With the refinements of Hodován and Kiss ("Practical improvements to DDMIN"), documented in
+/// `docs/algorithms.md`: subsets are tried only at `n = 2` (where they are the complements);
+/// after a complement is removed, the scan goes on from the same part instead of the first; and
+/// the first split is into `start` parts (the granularity where an earlier run over the same
+/// items ended), not 2. Returns the kept items and the granularity the run ended at. The result
+/// is 1-minimal as with the textbook algorithm: the run ends only when no single item can go.
 pub(crate) fn ddmin_by<C: Send>(
     r: &mut Reducer<'_>,
     len: usize,
+    start: usize,
     candidate: impl Fn(&[usize]) -> C + Sync,
     render: impl Fn(&Reducer<'_>, &C, &mut Vec<u8>) + Sync,
-) -> Result<Vec<usize>, ReduceError> {
+) -> Result<(Vec<usize>, usize), ReduceError> {
     let mut config: Vec<usize> = (0..len).collect();
-    let mut n = 2usize;
+    let mut n = start.max(2);
+    // The part the scan of complements starts at.
+    let mut from = 0;
     while !config.is_empty() {
         n = n.min(config.len());
-        let parts = partition(config.len(), n);
-        // Candidates in the order ddmin tries them: subsets (when n > 1), then complements
-        // (when n != 2, since for n = 2 they are the subsets again).
-        let subsets = if n > 1 { n } else { 0 };
-        let complements = if n == 2 { 0 } else { n };
-        let cfg = &config;
+        let step = Split::new(&config, n, from);
+        let next = (n < config.len()).then(|| Split::new(&config, (n * 2).min(config.len()), 0));
         let reducer = &*r;
-        let found = reducer.first_interesting_by(
-            subsets + complements,
-            |i| {
-                let kept: Vec<usize> = if i < subsets {
-                    cfg[parts[i].clone()].to_vec()
-                } else {
-                    let p = &parts[i - subsets];
-                    cfg[..p.start]
-                        .iter()
-                        .chain(&cfg[p.end..])
-                        .copied()
-                        .collect()
-                };
-                Some(candidate(&kept))
-            },
-            |c, out| render(reducer, c, out),
+        let render_kept = |kept: &[usize], out: &mut Vec<u8>| {
+            render(reducer, &candidate(kept), out);
+            true
+        };
+        let then = |i: usize, out: &mut Vec<u8>| {
+            next.as_ref().is_some_and(|s| render_kept(&s.kept(i), out))
+        };
+        let found = reducer.first_interesting_then(
+            step.count(),
+            &|i| Some(candidate(&step.kept(i))),
+            &|c: &C, out: &mut Vec<u8>| render(reducer, c, out),
+            next.as_ref()
+                .map(|s| (s.count(), &then as &dyn Fn(usize, &mut Vec<u8>) -> bool)),
         )?;
         match found {
             Some(f) => {
                 r.accept(&f);
-                if f.index < subsets {
-                    config = config[parts[f.index].clone()].to_vec();
-                    n = 2;
+                let part = step.part(f.index);
+                if n == 2 {
+                    // Keeping one half: ddmin's reduce-to-subset.
+                    config = config[step.parts[1 - part].clone()].to_vec();
+                    from = 0;
                 } else {
-                    let p = parts[f.index - subsets].clone();
-                    config.drain(p);
-                    n = n.saturating_sub(1).max(2);
+                    config.drain(step.parts[part].clone());
+                    n -= 1;
+                    from = part % n.max(1);
                 }
             }
             None if n >= config.len() => break,
-            None => n = (n * 2).min(config.len()),
+            None => {
+                n = (n * 2).min(config.len());
+                from = 0;
+            }
         }
     }
-    Ok(config)
+    Ok((config, n))
+}
+
+/// One step of ddmin: the configuration split into `n` parts, and its candidates, each the
+/// configuration without one part (its complement), in the order the scan tries them: from part
+/// `from` on, round to the part before it.
+struct Split<'c> {
+    config: &'c [usize],
+    parts: Vec<std::ops::Range<usize>>,
+    from: usize,
+}
+
+impl<'c> Split<'c> {
+    fn new(config: &'c [usize], n: usize, from: usize) -> Split<'c> {
+        let parts = partition(config.len(), n);
+        // At n = 2 the complements are ddmin's two subsets, tried in the textbook's order: keep
+        // the first half (remove part 1), then keep the second.
+        let from = if n == 2 { 1 } else { from % n.max(1) };
+        Split {
+            config,
+            parts,
+            from,
+        }
+    }
+
+    fn count(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// The part candidate `i` removes.
+    fn part(&self, i: usize) -> usize {
+        (self.from + i) % self.parts.len()
+    }
+
+    /// The items candidate `i` keeps.
+    fn kept(&self, i: usize) -> Vec<usize> {
+        let p = &self.parts[self.part(i)];
+        let c = self.config;
+        c[..p.start].iter().chain(&c[p.end..]).copied().collect()
+    }
 }
 
 fn partition(len: usize, n: usize) -> Vec<std::ops::Range<usize>> {
@@ -292,7 +367,7 @@ pub fn hdd(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
             break;
         }
         let items: Vec<(NodeId, Edit)> = nodes.into_iter().map(|n| (n, Edit::Delete)).collect();
-        ddmin(r, &Edits::new(), &items)?;
+        ddmin_level(r, level, None, &items)?;
         changed |= r.commit()?;
         level += 1;
     }
@@ -310,7 +385,7 @@ fn hdd_plus_phase(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
             .map(|n| (n, Edit::Delete))
             .collect();
         let mut state = Edits::new();
-        let accepted = greedy_scan(r, &items, &mut state, |tree, state, (n, e)| {
+        let accepted = greedy_scan(r, &items, &mut state, false, |tree, state, (n, e)| {
             // A node inside an already deleted subtree is gone; nothing to try.
             let gone =
                 std::iter::successors(Some(n), |&m| tree.parent(m)).any(|m| state.get(m).is_some());
@@ -325,20 +400,40 @@ fn hdd_plus_phase(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
 
 /// Tries `items` in order, each as a change to the accepted `state`; an interesting one becomes
 /// the new state and the scan goes on after it. This is the shape of HDD+'s sweep and of GTR's
-/// backtracking search, and it is parallelized speculatively without changing the result.
+/// backtracking search, and it is parallelized speculatively without changing the result. With
+/// `again` (the caller sweeps once more, from the first item, after a sweep that accepted
+/// something), idle workers start on that next sweep while this one ends.
 fn greedy_scan<T: Copy + Sync>(
     r: &mut Reducer<'_>,
     items: &[T],
     state: &mut Edits,
+    again: bool,
     make: impl Fn(&crate::tree::Tree, &Edits, T) -> Option<Edits> + Sync,
 ) -> Result<bool, ReduceError> {
     let mut start = 0;
     let mut accepted = false;
     while start < items.len() {
-        let tree = r.tree();
-        let current = &*state;
+        let reducer = &*r;
+        let (tree, current) = (reducer.tree(), &*state);
         let rest = &items[start..];
-        let found = r.first_interesting(rest.len(), |i| make(tree, current, rest[i]))?;
+        let render =
+            |edits: &Edits, out: &mut Vec<u8>| reducer.format().render(reducer.doc(), edits, out);
+        let next_sweep = |i: usize, out: &mut Vec<u8>| {
+            make(tree, current, items[i]).is_some_and(|e| {
+                render(&e, out);
+                true
+            })
+        };
+        let then = (again && accepted).then_some((
+            items.len(),
+            &next_sweep as &dyn Fn(usize, &mut Vec<u8>) -> bool,
+        ));
+        let found = reducer.first_interesting_then(
+            rest.len(),
+            &|i| make(tree, current, rest[i]),
+            &render,
+            then,
+        )?;
         let Some(f) = found else { break };
         r.accept(&f);
         start += f.index + 1;
@@ -360,8 +455,8 @@ pub fn gtr(r: &mut Reducer<'_>, templates: &[Box<dyn Template>]) -> Result<bool,
         let mut again = true;
         while again {
             again = false;
-            for t in templates {
-                let level_changed = apply_template(r, level, t.as_ref())?;
+            for (i, t) in templates.iter().enumerate() {
+                let level_changed = apply_template(r, level, i, t.as_ref())?;
                 changed |= level_changed;
                 again |= level_changed && !t.at_most_one();
             }
@@ -375,6 +470,7 @@ pub fn gtr(r: &mut Reducer<'_>, templates: &[Box<dyn Template>]) -> Result<bool,
 fn apply_template(
     r: &mut Reducer<'_>,
     level: usize,
+    index: usize,
     t: &dyn Template,
 ) -> Result<bool, ReduceError> {
     let nodes = r.tree().level(level);
@@ -393,7 +489,7 @@ fn apply_template(
             }
         }
         r.count_filtered(filtered);
-        ddmin(r, &Edits::new(), &items)?;
+        ddmin_level(r, level, Some(index), &items)?;
     } else {
         reduce_level_nodes(r, &nodes, t)?;
     }
@@ -419,7 +515,7 @@ fn reduce_level_nodes(
     r.count_filtered(filtered);
     let mut conf = Edits::new();
     loop {
-        let improved = greedy_scan(r, &items, &mut conf, |tree, conf, (n, e)| {
+        let improved = greedy_scan(r, &items, &mut conf, true, |tree, conf, (n, e)| {
             let current = match conf.get(n) {
                 None => tree.size(n),
                 Some(Edit::Delete) => 0,

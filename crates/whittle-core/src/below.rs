@@ -68,9 +68,10 @@ fn apply_changes(r: &mut Reducer<'_>, changes: &[Splices]) -> Result<bool, Reduc
         return Ok(false);
     }
     // ddmin keeps the changes it could not apply; every other one was applied and accepted.
-    let kept = ddmin_by(
+    let (kept, _) = ddmin_by(
         r,
         changes.len(),
+        2,
         |kept| {
             let mut k = kept.iter().peekable();
             let applied = changes.iter().enumerate().filter(|&(i, _)| {

@@ -48,6 +48,7 @@ fn bytes_ddmin(r: &mut Reducer<'_>, chars: bool) -> Result<(), ReduceError> {
     ddmin_by(
         r,
         units.len(),
+        2,
         |kept| {
             kept.iter()
                 .flat_map(|&i| source[units[i].clone()].iter().copied())

@@ -4,5 +4,6 @@
 mod algorithms;
 mod below;
 mod oracle;
+mod pool;
 mod reduction;
 mod toy;
