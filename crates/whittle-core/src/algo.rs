@@ -1,7 +1,10 @@
 //! The reduction algorithms: ddmin, HDD, HDD*, HDD+ (HDD paper §3), GTR and GTR* (GTR paper §4).
 
+use crate::ddmin::{ddmin, ddmin_from};
 use crate::edit::{Edit, Edits};
 use crate::engine::{ReduceError, Reducer};
+use crate::lookahead::{Lookahead, smaller_replacement, template_items};
+use crate::pool::Next;
 use crate::template::Template;
 use crate::tree::NodeId;
 use std::fmt;
@@ -151,12 +154,19 @@ fn try_forbidden(
         }
     }
     let mut state = Edits::new();
-    let accepted = greedy_scan(r, &forbidden, &mut state, false, |tree, state, (n, e)| {
-        // A node inside a subtree the sweep already changed (or the node itself) is done.
-        let gone =
-            std::iter::successors(Some(n), |&m| tree.parent(m)).any(|m| state.get(m).is_some());
-        (!gone).then(|| state.with(n, e))
-    })?;
+    let accepted = greedy_scan(
+        r,
+        &forbidden,
+        &mut state,
+        false,
+        None,
+        |tree, state, (n, e)| {
+            // A node inside a subtree the sweep already changed (or the node itself) is done.
+            let gone =
+                std::iter::successors(Some(n), |&m| tree.parent(m)).any(|m| state.get(m).is_some());
+            (!gone).then(|| state.with(n, e))
+        },
+    )?;
     r.commit()?;
     Ok(accepted)
 }
@@ -185,42 +195,6 @@ fn fixpoint(
     Ok(())
 }
 
-/// ddmin (Zeller and Hildebrandt; HDD paper §3.1) over `items`, where removing item `i` means
-/// applying `removal[i]` on top of `base`. Returns the kept items; each accepted configuration has
-/// already been given to [`Reducer::accept`]. The result is 1-minimal: removing any single kept
-/// item (the last one included) is not interesting.
-pub fn ddmin(
-    r: &mut Reducer<'_>,
-    base: &Edits,
-    items: &[(NodeId, Edit)],
-) -> Result<Vec<usize>, ReduceError> {
-    ddmin_from(r, base, items, 2).map(|(kept, _)| kept)
-}
-
-/// [`ddmin`] that starts at granularity `start`; returns the granularity it ended at too.
-fn ddmin_from(
-    r: &mut Reducer<'_>,
-    base: &Edits,
-    items: &[(NodeId, Edit)],
-    start: usize,
-) -> Result<(Vec<usize>, usize), ReduceError> {
-    let edits_for = |kept: &[usize]| {
-        let mut e = base.clone();
-        let mut k = kept.iter().peekable();
-        for (i, &(node, edit)) in items.iter().enumerate() {
-            if k.peek() == Some(&&i) {
-                k.next();
-            } else {
-                e.set(node, edit);
-            }
-        }
-        e
-    };
-    ddmin_by(r, items.len(), start, edits_for, |r, edits, out| {
-        r.format().render(r.doc(), edits, out)
-    })
-}
-
 /// [`ddmin_from`] over the items of one level for one template (`None`: HDD's deletions),
 /// starting at the granularity where the last run over that level and template ended: in a
 /// fixpoint's later rounds, a level that is already 1-minimal then costs about one test per
@@ -230,118 +204,13 @@ fn ddmin_level(
     level: usize,
     template: Option<usize>,
     items: &[(NodeId, Edit)],
+    after: Option<&Lookahead>,
 ) -> Result<(), ReduceError> {
     let slot = (level, template.map_or(0, |t| t + 1));
     let start = r.granularity(slot);
-    let (_, ended) = ddmin_from(r, &Edits::new(), items, start)?;
+    let (_, ended) = ddmin_from(r, &Edits::new(), items, start, after)?;
     r.set_granularity(slot, ended);
     Ok(())
-}
-
-/// ddmin over `len` items of any kind: `candidate(kept)` is the candidate that keeps the items
-/// `kept` (sorted) and removes (or applies) all others, rendered by `render`.
-///
-/// With the refinements of Hodován and Kiss ("Practical improvements to DDMIN"), documented in
-/// `docs/algorithms.md`: subsets are tried only at `n = 2` (where they are the complements);
-/// after a complement is removed, the scan goes on from the same part instead of the first; and
-/// the first split is into `start` parts (the granularity where an earlier run over the same
-/// items ended), not 2. Returns the kept items and the granularity the run ended at. The result
-/// is 1-minimal as with the textbook algorithm: the run ends only when no single item can go.
-pub(crate) fn ddmin_by<C: Send>(
-    r: &mut Reducer<'_>,
-    len: usize,
-    start: usize,
-    candidate: impl Fn(&[usize]) -> C + Sync,
-    render: impl Fn(&Reducer<'_>, &C, &mut Vec<u8>) + Sync,
-) -> Result<(Vec<usize>, usize), ReduceError> {
-    let mut config: Vec<usize> = (0..len).collect();
-    let mut n = start.max(2);
-    // The part the scan of complements starts at.
-    let mut from = 0;
-    while !config.is_empty() {
-        n = n.min(config.len());
-        let step = Split::new(&config, n, from);
-        let next = (n < config.len()).then(|| Split::new(&config, (n * 2).min(config.len()), 0));
-        let reducer = &*r;
-        let render_kept = |kept: &[usize], out: &mut Vec<u8>| {
-            render(reducer, &candidate(kept), out);
-            true
-        };
-        let then = |i: usize, out: &mut Vec<u8>| {
-            next.as_ref().is_some_and(|s| render_kept(&s.kept(i), out))
-        };
-        let found = reducer.first_interesting_then(
-            step.count(),
-            &|i| Some(candidate(&step.kept(i))),
-            &|c: &C, out: &mut Vec<u8>| render(reducer, c, out),
-            next.as_ref()
-                .map(|s| (s.count(), &then as &dyn Fn(usize, &mut Vec<u8>) -> bool)),
-        )?;
-        match found {
-            Some(f) => {
-                r.accept(&f);
-                let part = step.part(f.index);
-                if n == 2 {
-                    // Keeping one half: ddmin's reduce-to-subset.
-                    config = config[step.parts[1 - part].clone()].to_vec();
-                    from = 0;
-                } else {
-                    config.drain(step.parts[part].clone());
-                    n -= 1;
-                    from = part % n.max(1);
-                }
-            }
-            None if n >= config.len() => break,
-            None => {
-                n = (n * 2).min(config.len());
-                from = 0;
-            }
-        }
-    }
-    Ok((config, n))
-}
-
-/// One step of ddmin: the configuration split into `n` parts, and its candidates, each the
-/// configuration without one part (its complement), in the order the scan tries them: from part
-/// `from` on, round to the part before it.
-struct Split<'c> {
-    config: &'c [usize],
-    parts: Vec<std::ops::Range<usize>>,
-    from: usize,
-}
-
-impl<'c> Split<'c> {
-    fn new(config: &'c [usize], n: usize, from: usize) -> Split<'c> {
-        let parts = partition(config.len(), n);
-        // At n = 2 the complements are ddmin's two subsets, tried in the textbook's order: keep
-        // the first half (remove part 1), then keep the second.
-        let from = if n == 2 { 1 } else { from % n.max(1) };
-        Split {
-            config,
-            parts,
-            from,
-        }
-    }
-
-    fn count(&self) -> usize {
-        self.parts.len()
-    }
-
-    /// The part candidate `i` removes.
-    fn part(&self, i: usize) -> usize {
-        (self.from + i) % self.parts.len()
-    }
-
-    /// The items candidate `i` keeps.
-    fn kept(&self, i: usize) -> Vec<usize> {
-        let p = &self.parts[self.part(i)];
-        let c = self.config;
-        c[..p.start].iter().chain(&c[p.end..]).copied().collect()
-    }
-}
-
-fn partition(len: usize, n: usize) -> Vec<std::ops::Range<usize>> {
-    (0..n).map(|i| (i * len / n)..((i + 1) * len / n)).collect()
 }
 
 fn ddmin_leaves(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
@@ -367,7 +236,11 @@ pub fn hdd(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
             break;
         }
         let items: Vec<(NodeId, Edit)> = nodes.into_iter().map(|n| (n, Edit::Delete)).collect();
-        ddmin_level(r, level, None, &items)?;
+        let after = r
+            .speculates()
+            .then(|| Lookahead::hdd_level(r, level + 1))
+            .flatten();
+        ddmin_level(r, level, None, &items, after.as_ref())?;
         changed |= r.commit()?;
         level += 1;
     }
@@ -385,7 +258,7 @@ fn hdd_plus_phase(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
             .map(|n| (n, Edit::Delete))
             .collect();
         let mut state = Edits::new();
-        let accepted = greedy_scan(r, &items, &mut state, false, |tree, state, (n, e)| {
+        let accepted = greedy_scan(r, &items, &mut state, false, None, |tree, state, (n, e)| {
             // A node inside an already deleted subtree is gone; nothing to try.
             let gone =
                 std::iter::successors(Some(n), |&m| tree.parent(m)).any(|m| state.get(m).is_some());
@@ -408,6 +281,7 @@ fn greedy_scan<T: Copy + Sync>(
     items: &[T],
     state: &mut Edits,
     again: bool,
+    after: Option<&Lookahead>,
     make: impl Fn(&crate::tree::Tree, &Edits, T) -> Option<Edits> + Sync,
 ) -> Result<bool, ReduceError> {
     let mut start = 0;
@@ -424,15 +298,33 @@ fn greedy_scan<T: Copy + Sync>(
                 true
             })
         };
-        let then = (again && accepted).then_some((
-            items.len(),
-            &next_sweep as &dyn Fn(usize, &mut Vec<u8>) -> bool,
-        ));
+        // After candidate `w` wins: the rest of the scan on top of it.
+        let won = |w: usize, i: usize, out: &mut Vec<u8>| {
+            let Some(state) = make(tree, current, rest[w]) else {
+                return false;
+            };
+            make(tree, &state, rest[w + 1 + i]).is_some_and(|e| {
+                render(&e, out);
+                true
+            })
+        };
+        let won_count = |w: usize| rest.len() - w - 1;
+        let then = |i: usize, out: &mut Vec<u8>| after.is_some_and(|a| a.render(reducer, i, out));
+        let next = Next {
+            // The sweep ends here if nothing wins; the caller sweeps again if it accepted any,
+            // and goes on to `after` on the same tree if not.
+            failed: if accepted {
+                again.then_some((items.len(), &next_sweep as _))
+            } else {
+                after.map(|a| (a.count(), &then as _))
+            },
+            won: Some((&won_count, &won)),
+        };
         let found = reducer.first_interesting_then(
             rest.len(),
             &|i| make(tree, current, rest[i]),
             &render,
-            then,
+            next,
         )?;
         let Some(f) = found else { break };
         r.accept(&f);
@@ -456,7 +348,19 @@ pub fn gtr(r: &mut Reducer<'_>, templates: &[Box<dyn Template>]) -> Result<bool,
         while again {
             again = false;
             for (i, t) in templates.iter().enumerate() {
-                let level_changed = apply_template(r, level, i, t.as_ref())?;
+                // What comes next if this template changes nothing here.
+                let after = r.speculates().then(|| {
+                    let (level, j) = if i + 1 < templates.len() {
+                        (level, i + 1)
+                    } else if again {
+                        (level, 0)
+                    } else {
+                        (level + 1, 0)
+                    };
+                    Lookahead::template(r, level, j, templates[j].as_ref())
+                });
+                let level_changed =
+                    apply_template(r, level, i, t.as_ref(), after.flatten().as_ref())?;
                 changed |= level_changed;
                 again |= level_changed && !t.at_most_one();
             }
@@ -466,32 +370,25 @@ pub fn gtr(r: &mut Reducer<'_>, templates: &[Box<dyn Template>]) -> Result<bool,
     Ok(changed)
 }
 
-/// Alg. 4's `applyTemplate`: one template over the nodes of one level, then a commit.
+/// Alg. 4's `applyTemplate`: one template over the nodes of one level, then a commit. `after` is
+/// the first step of what comes next if nothing changes.
 fn apply_template(
     r: &mut Reducer<'_>,
     level: usize,
     index: usize,
     t: &dyn Template,
+    after: Option<&Lookahead>,
 ) -> Result<bool, ReduceError> {
     let nodes = r.tree().level(level);
     if nodes.is_empty() {
         return Ok(false);
     }
+    let (items, filtered) = template_items(r, &nodes, t);
+    r.count_filtered(filtered);
     if t.at_most_one() {
-        let mut items = Vec::with_capacity(nodes.len());
-        let mut out = Vec::new();
-        let mut filtered = 0;
-        for n in nodes {
-            out.clear();
-            filtered += t.candidates(r.doc(), n, r.rules(), &mut out);
-            if let Some(&e) = out.first() {
-                items.push((n, e));
-            }
-        }
-        r.count_filtered(filtered);
-        ddmin_level(r, level, Some(index), &items)?;
+        ddmin_level(r, level, Some(index), &items, after)?;
     } else {
-        reduce_level_nodes(r, &nodes, t)?;
+        reduce_level_nodes(r, &items, after)?;
     }
     r.commit()
 }
@@ -501,34 +398,14 @@ fn apply_template(
 /// replacement; sweeps repeat until one finds no improvement.
 fn reduce_level_nodes(
     r: &mut Reducer<'_>,
-    nodes: &[NodeId],
-    t: &dyn Template,
+    items: &[(NodeId, Edit)],
+    after: Option<&Lookahead>,
 ) -> Result<(), ReduceError> {
-    let mut items: Vec<(NodeId, Edit)> = Vec::new();
-    let mut out = Vec::new();
-    let mut filtered = 0;
-    for &n in nodes {
-        out.clear();
-        filtered += t.candidates(r.doc(), n, r.rules(), &mut out);
-        items.extend(out.iter().map(|&e| (n, e)));
-    }
-    r.count_filtered(filtered);
     let mut conf = Edits::new();
-    loop {
-        let improved = greedy_scan(r, &items, &mut conf, true, |tree, conf, (n, e)| {
-            let current = match conf.get(n) {
-                None => tree.size(n),
-                Some(Edit::Delete) => 0,
-                Some(Edit::Replace(d)) => tree.size(d),
-            };
-            let candidate = match e {
-                Edit::Delete => 0,
-                Edit::Replace(d) => tree.size(d),
-            };
-            (candidate < current).then(|| conf.with(n, e))
-        })?;
-        if !improved {
-            return Ok(());
-        }
+    let mut after = after;
+    while greedy_scan(r, items, &mut conf, true, after, smaller_replacement)? {
+        // Only the first sweep can end with the tree unchanged.
+        after = None;
     }
+    Ok(())
 }

@@ -7,7 +7,7 @@ use crate::format::Format;
 use crate::judge::{Judge, key};
 use crate::observe::{Gate, Observer, Started};
 use crate::oracle::{Oracle, OracleError, Verdict};
-use crate::pool::{Pool, Prefetch};
+use crate::pool::{Next, Pool};
 use crate::rules::{CompiledRules, Rules};
 pub use crate::stats::Stats;
 use crate::stats::bump;
@@ -282,14 +282,37 @@ impl<'a> Reducer<'a> {
 
     /// Tests the original input (it must be interesting) and the empty file (it must not be).
     pub fn check_input(&mut self) -> Result<(), ReduceError> {
-        let input = self.bytes.clone();
-        match self.judge(&input, &|| false)? {
+        let input = &self.bytes;
+        // The empty file goes to the test itself, past the gate: a test that accepts it accepts
+        // anything, whatever the gate would say. With more than one worker both tests run at
+        // once; the input's verdict is reported first either way.
+        let empty = || -> Result<Verdict, ReduceError> {
+            if input.is_empty() {
+                Ok(Verdict::Boring)
+            } else {
+                self.judge_with(&[], &|| false, false)
+            }
+        };
+        let (original, empty) = if self.jobs > 1 {
+            std::thread::scope(|s| {
+                let empty = s.spawn(empty);
+                let original = self.judge(input, &|| false);
+                let empty = empty
+                    .join()
+                    .unwrap_or_else(|p| std::panic::resume_unwind(p));
+                (original, empty)
+            })
+        } else {
+            match self.judge(input, &|| false) {
+                Ok(Verdict::Interesting) => (Ok(Verdict::Interesting), empty()),
+                other => (other, Ok(Verdict::Boring)),
+            }
+        };
+        match original? {
             Verdict::Interesting => {}
             v => return Err(ReduceError::NotInteresting(v)),
         }
-        // The empty file goes to the test itself, past the gate: a test that accepts it accepts
-        // anything, whatever the gate would say.
-        if !input.is_empty() && self.judge_with(&[], &|| false, false)? == Verdict::Interesting {
+        if empty? == Verdict::Interesting {
             return Err(ReduceError::TooPermissive);
         }
         Ok(())
@@ -325,6 +348,11 @@ impl<'a> Reducer<'a> {
             return Ok(None);
         }
         Ok((self.judge(&out, &|| false)? == Verdict::Interesting).then_some(out))
+    }
+
+    /// Whether idle workers can start what comes next (a pool of more than one worker runs).
+    pub(crate) fn speculates(&self) -> bool {
+        self.pool.is_some()
     }
 
     /// Runs `f` with `-j` test workers that live as long as it does, so that tests started for
@@ -378,18 +406,18 @@ impl<'a> Reducer<'a> {
         F: Fn(usize) -> Option<C> + Sync,
         R: Fn(&C, &mut Vec<u8>) + Sync,
     {
-        self.first_interesting_then(count, &make, &render, None)
+        self.first_interesting_then(count, &make, &render, Next::default())
     }
 
-    /// [`Reducer::first_interesting_by`], told the candidates of the step that comes next if
-    /// this one finds nothing (`then`: their count, and a function that renders one), so that
-    /// workers with nothing left to do in this step can start on those (see `pool.rs`).
+    /// [`Reducer::first_interesting_by`], told the candidates of the step that comes next
+    /// (`next`: if this one finds nothing, and if a given candidate wins), so that workers with
+    /// nothing left to do in this step can start on those (see `pool.rs`).
     pub(crate) fn first_interesting_then<C>(
         &self,
         count: usize,
         make: &dyn Fn(usize) -> Option<C>,
         render: &dyn Fn(&C, &mut Vec<u8>),
-        then: Option<Prefetch<'_>>,
+        next: Next<'_>,
     ) -> Result<Option<Found<C>>, ReduceError> {
         self.check_stop()?;
         // One candidate needs no worker, unless the pool's workers may be testing its bytes.
@@ -410,14 +438,15 @@ impl<'a> Reducer<'a> {
         }
         let (j, best, gate) = (&*self.judge, &self.best[..], self.gate);
         let found = match &self.pool {
-            Some(pool) => pool.first_interesting(j, best, gate, count, make, render, then),
+            Some(pool) => pool.first_interesting(j, best, gate, count, make, render, next),
             None => {
                 let pool = Pool::new(self.jobs);
                 std::thread::scope(|s| {
                     for _ in 0..self.jobs.min(count.max(1)) {
                         s.spawn(|| pool.work(j));
                     }
-                    let found = pool.first_interesting(j, best, gate, count, make, render, None);
+                    let found =
+                        pool.first_interesting(j, best, gate, count, make, render, Next::default());
                     pool.close();
                     found
                 })

@@ -30,6 +30,22 @@ const WINDOW_PER_JOB: usize = 2;
 /// function that renders candidate `i` into the buffer (`false`: no such candidate).
 pub(crate) type Prefetch<'p> = (usize, &'p dyn Fn(usize, &mut Vec<u8>) -> bool);
 
+/// The candidates of the step that follows if candidate `w` of the current one wins: their count
+/// (given `w`), and a function that renders candidate `i` of them (given `w` and `i`).
+pub(crate) type WonPrefetch<'p> = (
+    &'p dyn Fn(usize) -> usize,
+    &'p dyn Fn(usize, usize, &mut Vec<u8>) -> bool,
+);
+
+/// What a step knows of the step after it, so that idle workers can start on it.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Next<'p> {
+    /// The next step if this one finds nothing.
+    pub(crate) failed: Option<Prefetch<'p>>,
+    /// The next step if a candidate of this one wins.
+    pub(crate) won: Option<WonPrefetch<'p>>,
+}
+
 enum Outcome {
     Verdict(Verdict),
     Failed(Option<ReduceError>),
@@ -57,7 +73,8 @@ impl Job {
 #[derive(Default)]
 struct State {
     queue: VecDeque<Arc<Job>>,
-    /// Jobs queued or running that nobody cancelled, by the key of their bytes.
+    /// Jobs queued or running (a cancelled one until its test is killed), by the key of their
+    /// bytes.
     in_flight: FxHashMap<u128, Arc<Job>>,
     /// Jobs queued or running, cancelled or not: each holds (or will hold) a worker.
     outstanding: usize,
@@ -142,18 +159,61 @@ impl Pool {
 
     /// Cancels every queued and running job.
     fn cancel_all(&self) {
+        self.cancel_where(|_| true);
+    }
+
+    /// Cancels the queued and running jobs for which `doomed` says so. A running job stays in
+    /// flight until its test has been killed, so that nobody starts the same bytes meanwhile (a
+    /// candidate that joins it gets "cancelled" and starts its own test then).
+    fn cancel_where(&self, doomed: impl Fn(&Arc<Job>) -> bool) {
         let mut s = self.lock();
-        for (_, job) in s.in_flight.drain() {
-            job.cancel.store(true, Ordering::SeqCst);
+        for job in s.in_flight.values() {
+            if doomed(job) {
+                job.cancel.store(true, Ordering::SeqCst);
+            }
         }
-        let queued: Vec<_> = s.queue.drain(..).collect();
-        s.outstanding -= queued.len();
-        for job in queued {
+        let (dropped, kept): (Vec<_>, Vec<_>) = s.queue.drain(..).partition(|j| j.cancelled());
+        s.queue.extend(kept);
+        s.outstanding -= dropped.len();
+        for job in dropped {
+            if s.in_flight
+                .get(&job.key)
+                .is_some_and(|j| Arc::ptr_eq(j, &job))
+            {
+                s.in_flight.remove(&job.key);
+            }
             job.set(Outcome::Verdict(Verdict::Cancelled));
         }
         s.generation += 1;
         drop(s);
         self.done.notify_all();
+    }
+
+    /// Starts tests for the candidates `*cursor..limit` that `render` makes, while a worker is
+    /// free, unless they are smaller than `than` in nothing, known, or running. The jobs started
+    /// are added to `started`.
+    #[allow(clippy::too_many_arguments)]
+    fn prefetch(
+        &self,
+        judge: &Judge<'_>,
+        gate: bool,
+        than: &[u8],
+        limit: usize,
+        render: &dyn Fn(usize, &mut Vec<u8>) -> bool,
+        cursor: &mut usize,
+        started: &mut Vec<Arc<Job>>,
+    ) {
+        let mut out = Vec::new();
+        while *cursor < limit && self.has_room() {
+            out.clear();
+            if render(*cursor, &mut out) && shortlex_smaller(&out, than) {
+                let k = key(&out);
+                if judge.peek(k).is_none() && self.running(k).is_none() {
+                    started.push(self.submit(k, std::mem::take(&mut out), gate, judge.phase()));
+                }
+            }
+            *cursor += 1;
+        }
     }
 
     fn submit(&self, key: u128, bytes: Vec<u8>, gate: bool, phase: &'static str) -> Arc<Job> {
@@ -208,17 +268,21 @@ impl Pool {
         count: usize,
         make: &dyn Fn(usize) -> Option<C>,
         render: &dyn Fn(&C, &mut Vec<u8>),
-        then: Option<Prefetch<'_>>,
+        next: Next<'_>,
     ) -> Result<Option<Found<C>>, ReduceError> {
         let window = self.jobs * WINDOW_PER_JOB;
         let mut slots: Vec<Slot<C>> = Vec::with_capacity(count.min(1024));
         let (mut lowest, mut prefetched) = (0, 0);
+        // The candidate whose win the `won` jobs assume, how many of its next step's candidates
+        // were offered, and the jobs started for them.
+        let (mut won_on, mut won_next, mut won_jobs) = (None, 0, Vec::new());
+        let mut failed_jobs = Vec::new();
         let result = loop {
             if let Err(e) = judge.check_stop() {
                 break Err(e);
             }
             let seen = self.generation();
-            let before = (lowest, slots.len(), prefetched);
+            let before = (lowest, slots.len(), prefetched, won_next);
             // Settle the candidates from the lowest unresolved one on.
             let mut answer = None;
             while lowest < slots.len() {
@@ -258,31 +322,57 @@ impl Pool {
                 };
                 slots.push(slot);
             }
-            if slots.len() == count
-                && let Some((next_count, next)) = then
-            {
-                let mut out = Vec::new();
-                while prefetched < next_count.min(window) && self.has_room() {
-                    out.clear();
-                    if next(prefetched, &mut out) && shortlex_smaller(&out, best) {
-                        let k = key(&out);
-                        if judge.peek(k).is_none() && self.running(k).is_none() {
-                            self.submit(k, std::mem::take(&mut out), gate, judge.phase());
-                        }
+            if slots.len() == count {
+                // Idle workers start the next step: first the one after a failure, then the one
+                // after the lowest candidate still running wins.
+                if let Some((n, render)) = next.failed {
+                    let limit = n.min(window);
+                    self.prefetch(
+                        judge,
+                        gate,
+                        best,
+                        limit,
+                        render,
+                        &mut prefetched,
+                        &mut failed_jobs,
+                    );
+                }
+                if let (Some((n, render)), Some(Slot::Waiting(_, _, bytes))) =
+                    (next.won, slots.get(lowest))
+                {
+                    if won_on != Some(lowest) {
+                        self.cancel_jobs(&std::mem::take(&mut won_jobs));
+                        (won_on, won_next) = (Some(lowest), 0);
                     }
-                    prefetched += 1;
+                    let w = lowest;
+                    let limit = n(w).min(window);
+                    let render = |i: usize, out: &mut Vec<u8>| render(w, i, out);
+                    self.prefetch(
+                        judge,
+                        gate,
+                        bytes,
+                        limit,
+                        &render,
+                        &mut won_next,
+                        &mut won_jobs,
+                    );
                 }
             }
             // Nothing settled and nothing started: wait for a test to end (ours, or one of the
             // previous step's that holds a worker).
-            if (lowest, slots.len(), prefetched) == before {
+            if (lowest, slots.len(), prefetched, won_next) == before {
                 self.wait(seen);
             }
         };
         match result {
             Ok(Some(index)) => {
-                // Later candidates and the next step's are of no use now.
-                self.cancel_all();
+                // Later candidates and the next step's are of no use now, unless they assumed
+                // this winner.
+                if won_on == Some(index) {
+                    self.cancel_where(|j| !won_jobs.iter().any(|w| Arc::ptr_eq(w, j)));
+                } else {
+                    self.cancel_all();
+                }
                 let Slot::Known(true, edits, bytes) = slots.swap_remove(index) else {
                     unreachable!("the winner is settled")
                 };
@@ -292,8 +382,17 @@ impl Pool {
                     bytes,
                 }))
             }
-            Ok(None) => Ok(None),
+            Ok(None) => {
+                self.cancel_jobs(&won_jobs);
+                Ok(None)
+            }
             Err(e) => self.fail(e),
+        }
+    }
+
+    fn cancel_jobs(&self, jobs: &[Arc<Job>]) {
+        if !jobs.is_empty() {
+            self.cancel_where(|j| jobs.iter().any(|w| Arc::ptr_eq(w, j)));
         }
     }
 

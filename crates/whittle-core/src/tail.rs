@@ -4,8 +4,8 @@
 //! when the result is a few bytes long, every shorter string over its bytes, so that the report
 //! can say the result is minimal.
 
-use crate::algo::ddmin_by;
 use crate::below::units;
+use crate::ddmin::ddmin_by;
 use crate::engine::{ReduceError, Reducer};
 use crate::observe::Gate;
 use std::ops::Range;
@@ -55,6 +55,7 @@ fn bytes_ddmin(r: &mut Reducer<'_>, chars: bool) -> Result<(), ReduceError> {
                 .collect::<Vec<u8>>()
         },
         |_, bytes, out| out.extend_from_slice(bytes),
+        None,
     )?;
     Ok(())
 }

@@ -71,8 +71,10 @@ fn an_error_past_the_winner_is_not_an_error() {
         r.check_input().unwrap();
         r.parallel(|r| crate::run(r, Algorithm::HddStar))
             .expect("the error is past the winner: a sequential scan never meets it");
-        // At -j 2 the erroring candidate did run; at -j 1 it never does.
-        assert_eq!(oracle.errors.load(Ordering::SeqCst), jobs - 1, "-j {jobs}");
+        // At -j 2 the erroring candidate did run (speculation may try it again later, since an
+        // error is not a verdict to cache); at -j 1 it never does.
+        let errors = oracle.errors.load(Ordering::SeqCst);
+        assert_eq!(errors > 0, jobs > 1, "-j {jobs}: {errors} errors");
         results.push(r.into_best());
     }
     assert!(
