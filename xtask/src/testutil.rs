@@ -214,7 +214,7 @@ pub(crate) fn pdf_section(rows: Vec<Row>) -> CaseSection {
 }
 
 /// Every case's id, in the order of the document.
-pub(crate) const CASE_IDS: [&str; 9] = [
+pub(crate) const CASE_IDS: [&str; 10] = [
     "xml-iso-entity",
     "xml-cov-xkb",
     "xml-gtr-coverage-153603",
@@ -224,6 +224,7 @@ pub(crate) const CASE_IDS: [&str; 9] = [
     "pdf-openaction-small",
     "js-prettier-acorn",
     "js-engines-numbro",
+    "sim-cluster",
 ];
 
 /// The `--lang` of whittle's line-based format, which `ddmin` works on.

@@ -66,8 +66,14 @@ pub(crate) fn reduce(args: ReduceArgs) -> Result<ExitCode> {
     let write_error: Arc<Mutex<Option<std::io::Error>>> = Arc::default();
     let sink_used = Arc::new(AtomicBool::new(false));
 
-    ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst))
-        .context("cannot install the Ctrl-C handler")?;
+    // The first Ctrl-C stops the reduction (the running tests are killed, the best result is
+    // already written); a second one exits at once.
+    ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            std::process::exit(i32::from(EXIT_INTERRUPTED));
+        }
+    })
+    .context("cannot install the Ctrl-C handler")?;
     let mut reduction = Reduction::new(format, oracle, &input)
         .algorithm(args.algorithm)
         .jobs(jobs)

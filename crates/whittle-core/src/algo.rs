@@ -1,7 +1,10 @@
 //! The reduction algorithms: ddmin, HDD, HDD*, HDD+ (HDD paper §3), GTR and GTR* (GTR paper §4).
 
+use crate::ddmin::{ddmin, ddmin_from};
 use crate::edit::{Edit, Edits};
 use crate::engine::{ReduceError, Reducer};
+use crate::lookahead::{Lookahead, smaller_replacement, template_items};
+use crate::pool::Next;
 use crate::template::Template;
 use crate::tree::NodeId;
 use std::fmt;
@@ -96,7 +99,8 @@ pub fn run(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError>
 /// anything.
 fn run_tree(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError> {
     run_algorithm(r, algorithm)?;
-    if r.has_rules() && algorithm != Algorithm::Ddmin {
+    // Only GTR's transformations are filtered by rules; HDD's deletions are all tried already.
+    if r.has_rules() && matches!(algorithm, Algorithm::Gtr | Algorithm::GtrStar) {
         let templates = r.format().templates();
         while try_forbidden(r, &templates)? {
             run_algorithm(r, algorithm)?;
@@ -150,12 +154,19 @@ fn try_forbidden(
         }
     }
     let mut state = Edits::new();
-    let accepted = greedy_scan(r, &forbidden, &mut state, |tree, state, (n, e)| {
-        // A node inside a subtree the sweep already changed (or the node itself) is done.
-        let gone =
-            std::iter::successors(Some(n), |&m| tree.parent(m)).any(|m| state.get(m).is_some());
-        (!gone).then(|| state.with(n, e))
-    })?;
+    let accepted = greedy_scan(
+        r,
+        &forbidden,
+        &mut state,
+        false,
+        None,
+        |tree, state, (n, e)| {
+            // A node inside a subtree the sweep already changed (or the node itself) is done.
+            let gone =
+                std::iter::successors(Some(n), |&m| tree.parent(m)).any(|m| state.get(m).is_some());
+            (!gone).then(|| state.with(n, e))
+        },
+    )?;
     r.commit()?;
     Ok(accepted)
 }
@@ -184,89 +195,22 @@ fn fixpoint(
     Ok(())
 }
 
-/// ddmin (Zeller and Hildebrandt; HDD paper §3.1) over `items`, where removing item `i` means
-/// applying `removal[i]` on top of `base`. Returns the kept items; each accepted configuration has
-/// already been given to [`Reducer::accept`]. The result is 1-minimal: removing any single kept
-/// item (the last one included) is not interesting.
-pub fn ddmin(
+/// [`ddmin_from`] over the items of one level for one template (`None`: HDD's deletions),
+/// starting at the granularity where the last run over that level and template ended: in a
+/// fixpoint's later rounds, a level that is already 1-minimal then costs about one test per
+/// item instead of four.
+fn ddmin_level(
     r: &mut Reducer<'_>,
-    base: &Edits,
+    level: usize,
+    template: Option<usize>,
     items: &[(NodeId, Edit)],
-) -> Result<Vec<usize>, ReduceError> {
-    let edits_for = |kept: &[usize]| {
-        let mut e = base.clone();
-        let mut k = kept.iter().peekable();
-        for (i, &(node, edit)) in items.iter().enumerate() {
-            if k.peek() == Some(&&i) {
-                k.next();
-            } else {
-                e.set(node, edit);
-            }
-        }
-        e
-    };
-    ddmin_by(r, items.len(), edits_for, |r, edits, out| {
-        r.format().render(r.doc(), edits, out)
-    })
-}
-
-/// ddmin over `len` items of any kind: `candidate(kept)` is the candidate that keeps the items
-/// `kept` (sorted) and removes (or applies) all others, rendered by `render`.
-pub(crate) fn ddmin_by<C: Send>(
-    r: &mut Reducer<'_>,
-    len: usize,
-    candidate: impl Fn(&[usize]) -> C + Sync,
-    render: impl Fn(&Reducer<'_>, &C, &mut Vec<u8>) + Sync,
-) -> Result<Vec<usize>, ReduceError> {
-    let mut config: Vec<usize> = (0..len).collect();
-    let mut n = 2usize;
-    while !config.is_empty() {
-        n = n.min(config.len());
-        let parts = partition(config.len(), n);
-        // Candidates in the order ddmin tries them: subsets (when n > 1), then complements
-        // (when n != 2, since for n = 2 they are the subsets again).
-        let subsets = if n > 1 { n } else { 0 };
-        let complements = if n == 2 { 0 } else { n };
-        let cfg = &config;
-        let reducer = &*r;
-        let found = reducer.first_interesting_by(
-            subsets + complements,
-            |i| {
-                let kept: Vec<usize> = if i < subsets {
-                    cfg[parts[i].clone()].to_vec()
-                } else {
-                    let p = &parts[i - subsets];
-                    cfg[..p.start]
-                        .iter()
-                        .chain(&cfg[p.end..])
-                        .copied()
-                        .collect()
-                };
-                Some(candidate(&kept))
-            },
-            |c, out| render(reducer, c, out),
-        )?;
-        match found {
-            Some(f) => {
-                r.accept(&f);
-                if f.index < subsets {
-                    config = config[parts[f.index].clone()].to_vec();
-                    n = 2;
-                } else {
-                    let p = parts[f.index - subsets].clone();
-                    config.drain(p);
-                    n = n.saturating_sub(1).max(2);
-                }
-            }
-            None if n >= config.len() => break,
-            None => n = (n * 2).min(config.len()),
-        }
-    }
-    Ok(config)
-}
-
-fn partition(len: usize, n: usize) -> Vec<std::ops::Range<usize>> {
-    (0..n).map(|i| (i * len / n)..((i + 1) * len / n)).collect()
+    after: Option<&Lookahead>,
+) -> Result<(), ReduceError> {
+    let slot = (level, template.map_or(0, |t| t + 1));
+    let start = r.granularity(slot);
+    let (_, ended) = ddmin_from(r, &Edits::new(), items, start, after)?;
+    r.set_granularity(slot, ended);
+    Ok(())
 }
 
 fn ddmin_leaves(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
@@ -292,7 +236,11 @@ pub fn hdd(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
             break;
         }
         let items: Vec<(NodeId, Edit)> = nodes.into_iter().map(|n| (n, Edit::Delete)).collect();
-        ddmin(r, &Edits::new(), &items)?;
+        let after = r
+            .speculates()
+            .then(|| Lookahead::hdd_level(r, level + 1))
+            .flatten();
+        ddmin_level(r, level, None, &items, after.as_ref())?;
         changed |= r.commit()?;
         level += 1;
     }
@@ -310,7 +258,7 @@ fn hdd_plus_phase(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
             .map(|n| (n, Edit::Delete))
             .collect();
         let mut state = Edits::new();
-        let accepted = greedy_scan(r, &items, &mut state, |tree, state, (n, e)| {
+        let accepted = greedy_scan(r, &items, &mut state, false, None, |tree, state, (n, e)| {
             // A node inside an already deleted subtree is gone; nothing to try.
             let gone =
                 std::iter::successors(Some(n), |&m| tree.parent(m)).any(|m| state.get(m).is_some());
@@ -325,20 +273,59 @@ fn hdd_plus_phase(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
 
 /// Tries `items` in order, each as a change to the accepted `state`; an interesting one becomes
 /// the new state and the scan goes on after it. This is the shape of HDD+'s sweep and of GTR's
-/// backtracking search, and it is parallelized speculatively without changing the result.
+/// backtracking search, and it is parallelized speculatively without changing the result. With
+/// `again` (the caller sweeps once more, from the first item, after a sweep that accepted
+/// something), idle workers start on that next sweep while this one ends.
 fn greedy_scan<T: Copy + Sync>(
     r: &mut Reducer<'_>,
     items: &[T],
     state: &mut Edits,
+    again: bool,
+    after: Option<&Lookahead>,
     make: impl Fn(&crate::tree::Tree, &Edits, T) -> Option<Edits> + Sync,
 ) -> Result<bool, ReduceError> {
     let mut start = 0;
     let mut accepted = false;
     while start < items.len() {
-        let tree = r.tree();
-        let current = &*state;
+        let reducer = &*r;
+        let (tree, current) = (reducer.tree(), &*state);
         let rest = &items[start..];
-        let found = r.first_interesting(rest.len(), |i| make(tree, current, rest[i]))?;
+        let render =
+            |edits: &Edits, out: &mut Vec<u8>| reducer.format().render(reducer.doc(), edits, out);
+        let next_sweep = |i: usize, out: &mut Vec<u8>| {
+            make(tree, current, items[i]).is_some_and(|e| {
+                render(&e, out);
+                true
+            })
+        };
+        // After candidate `w` wins: the rest of the scan on top of it.
+        let won = |w: usize, i: usize, out: &mut Vec<u8>| {
+            let Some(state) = make(tree, current, rest[w]) else {
+                return false;
+            };
+            make(tree, &state, rest[w + 1 + i]).is_some_and(|e| {
+                render(&e, out);
+                true
+            })
+        };
+        let won_count = |w: usize| rest.len() - w - 1;
+        let then = |i: usize, out: &mut Vec<u8>| after.is_some_and(|a| a.render(reducer, i, out));
+        let next = Next {
+            // The sweep ends here if nothing wins; the caller sweeps again if it accepted any,
+            // and goes on to `after` on the same tree if not.
+            failed: if accepted {
+                again.then_some((items.len(), &next_sweep as _))
+            } else {
+                after.map(|a| (a.count(), &then as _))
+            },
+            won: Some((&won_count, &won)),
+        };
+        let found = reducer.first_interesting_then(
+            rest.len(),
+            &|i| make(tree, current, rest[i]),
+            &render,
+            next,
+        )?;
         let Some(f) = found else { break };
         r.accept(&f);
         start += f.index + 1;
@@ -360,8 +347,20 @@ pub fn gtr(r: &mut Reducer<'_>, templates: &[Box<dyn Template>]) -> Result<bool,
         let mut again = true;
         while again {
             again = false;
-            for t in templates {
-                let level_changed = apply_template(r, level, t.as_ref())?;
+            for (i, t) in templates.iter().enumerate() {
+                // What comes next if this template changes nothing here.
+                let after = r.speculates().then(|| {
+                    let (level, j) = if i + 1 < templates.len() {
+                        (level, i + 1)
+                    } else if again {
+                        (level, 0)
+                    } else {
+                        (level + 1, 0)
+                    };
+                    Lookahead::template(r, level, j, templates[j].as_ref())
+                });
+                let level_changed =
+                    apply_template(r, level, i, t.as_ref(), after.flatten().as_ref())?;
                 changed |= level_changed;
                 again |= level_changed && !t.at_most_one();
             }
@@ -371,31 +370,25 @@ pub fn gtr(r: &mut Reducer<'_>, templates: &[Box<dyn Template>]) -> Result<bool,
     Ok(changed)
 }
 
-/// Alg. 4's `applyTemplate`: one template over the nodes of one level, then a commit.
+/// Alg. 4's `applyTemplate`: one template over the nodes of one level, then a commit. `after` is
+/// the first step of what comes next if nothing changes.
 fn apply_template(
     r: &mut Reducer<'_>,
     level: usize,
+    index: usize,
     t: &dyn Template,
+    after: Option<&Lookahead>,
 ) -> Result<bool, ReduceError> {
     let nodes = r.tree().level(level);
     if nodes.is_empty() {
         return Ok(false);
     }
+    let (items, filtered) = template_items(r, &nodes, t);
+    r.count_filtered(filtered);
     if t.at_most_one() {
-        let mut items = Vec::with_capacity(nodes.len());
-        let mut out = Vec::new();
-        let mut filtered = 0;
-        for n in nodes {
-            out.clear();
-            filtered += t.candidates(r.doc(), n, r.rules(), &mut out);
-            if let Some(&e) = out.first() {
-                items.push((n, e));
-            }
-        }
-        r.count_filtered(filtered);
-        ddmin(r, &Edits::new(), &items)?;
+        ddmin_level(r, level, Some(index), &items, after)?;
     } else {
-        reduce_level_nodes(r, &nodes, t)?;
+        reduce_level_nodes(r, &items, after)?;
     }
     r.commit()
 }
@@ -405,34 +398,14 @@ fn apply_template(
 /// replacement; sweeps repeat until one finds no improvement.
 fn reduce_level_nodes(
     r: &mut Reducer<'_>,
-    nodes: &[NodeId],
-    t: &dyn Template,
+    items: &[(NodeId, Edit)],
+    after: Option<&Lookahead>,
 ) -> Result<(), ReduceError> {
-    let mut items: Vec<(NodeId, Edit)> = Vec::new();
-    let mut out = Vec::new();
-    let mut filtered = 0;
-    for &n in nodes {
-        out.clear();
-        filtered += t.candidates(r.doc(), n, r.rules(), &mut out);
-        items.extend(out.iter().map(|&e| (n, e)));
-    }
-    r.count_filtered(filtered);
     let mut conf = Edits::new();
-    loop {
-        let improved = greedy_scan(r, &items, &mut conf, |tree, conf, (n, e)| {
-            let current = match conf.get(n) {
-                None => tree.size(n),
-                Some(Edit::Delete) => 0,
-                Some(Edit::Replace(d)) => tree.size(d),
-            };
-            let candidate = match e {
-                Edit::Delete => 0,
-                Edit::Replace(d) => tree.size(d),
-            };
-            (candidate < current).then(|| conf.with(n, e))
-        })?;
-        if !improved {
-            return Ok(());
-        }
+    let mut after = after;
+    while greedy_scan(r, items, &mut conf, true, after, smaller_replacement)? {
+        // Only the first sweep can end with the tree unchanged.
+        after = None;
     }
+    Ok(())
 }

@@ -8,7 +8,7 @@
 //! a name. Nothing is cloned; the current tree is re-parsed from the accepted bytes, as after
 //! every tree move.
 
-use crate::algo::ddmin_by;
+use crate::ddmin::ddmin_by;
 use crate::engine::{ReduceError, Reducer, shortlex_less};
 use crate::lexicon::{Lexicon, Splices, Token, TokenKind};
 use std::collections::{BTreeMap, HashSet};
@@ -68,9 +68,10 @@ fn apply_changes(r: &mut Reducer<'_>, changes: &[Splices]) -> Result<bool, Reduc
         return Ok(false);
     }
     // ddmin keeps the changes it could not apply; every other one was applied and accepted.
-    let kept = ddmin_by(
+    let (kept, _) = ddmin_by(
         r,
         changes.len(),
+        2,
         |kept| {
             let mut k = kept.iter().peekable();
             let applied = changes.iter().enumerate().filter(|&(i, _)| {
@@ -83,6 +84,7 @@ fn apply_changes(r: &mut Reducer<'_>, changes: &[Splices]) -> Result<bool, Reduc
             Splices::union(applied.map(|(_, s)| s))
         },
         render,
+        None,
     )?;
     Ok(kept.len() < changes.len())
 }

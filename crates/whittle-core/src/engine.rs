@@ -4,17 +4,16 @@
 use crate::document::{Document, ParseError};
 use crate::edit::Edits;
 use crate::format::Format;
-use crate::observe::{Gate, Observer, Started, Tested};
+use crate::judge::{Judge, key};
+use crate::observe::{Gate, Observer, Started};
 use crate::oracle::{Oracle, OracleError, Verdict};
+use crate::pool::{Next, Pool};
 use crate::rules::{CompiledRules, Rules};
 pub use crate::stats::Stats;
-use crate::stats::{Busy, Counters, bump};
+use crate::stats::bump;
 use crate::tree::Tree;
-use rustc_hash::FxHashMap;
-use std::collections::BTreeMap;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 /// Why a reduction stopped early or could not start.
 #[derive(Debug, thiserror::Error)]
@@ -104,26 +103,20 @@ pub struct Found<C = Edits> {
 /// [`Reducer::commit`].
 pub struct Reducer<'a> {
     format: &'a dyn Format,
-    oracle: &'a dyn Oracle,
+    /// The cache, the gate, the oracle and the counters; shared with the test pool's workers.
+    judge: Arc<Judge<'a>>,
+    /// The workers of [`Reducer::parallel`], while it runs.
+    pool: Option<Arc<Pool>>,
     jobs: usize,
     gate: bool,
     gate_disabled: bool,
     rules: Option<Rules>,
     compiled: Option<CompiledRules>,
-    cache: Mutex<FxHashMap<u128, bool>>,
-    counters: Counters,
-    busy: Busy,
-    /// No oracle call starts once this many have been made.
-    call_limit: AtomicU64,
     /// Whether an exhaustive search showed that no shorter string over the result's bytes is
     /// interesting.
     minimal: bool,
-    /// The kind of move being tried, and the oracle calls of each kind.
-    phase: Mutex<(&'static str, BTreeMap<&'static str, u64>)>,
-    stop: &'a AtomicBool,
-    /// Behind a lock so that the reducer can be shared by the speculative workers; only
-    /// [`Reducer::accept`] (which has `&mut self`) calls them.
-    observers: Mutex<Vec<Box<dyn Observer + 'a>>>,
+    /// Where the last ddmin over a level (and template) ended; see `algo::ddmin_level`.
+    granularity: rustc_hash::FxHashMap<(usize, usize), usize>,
     doc: Document,
     /// The bytes `doc` was parsed from.
     bytes: Vec<u8>,
@@ -148,23 +141,20 @@ impl<'a> Reducer<'a> {
         }
         let gate_available = options.gate && format.has_gate();
         let gate = gate_available && format.gate(input);
-        let compiled = options.rules.as_ref().map(|r| r.compile(&doc.tree));
+        let compiled = (options.rules.as_ref())
+            .map(|r| r.compile(&doc.tree).with_splices(format.splices_lists()));
+        let jobs = options.jobs.max(1);
         Ok(Reducer {
             format,
-            oracle,
-            jobs: options.jobs.max(1),
+            judge: Arc::new(Judge::new(format, oracle, stop, jobs > 1, doc.tree.len())),
+            pool: None,
+            jobs,
             gate,
             gate_disabled: gate_available && !gate,
             rules: options.rules,
             compiled,
-            cache: Mutex::new(FxHashMap::default()),
-            counters: Counters::default(),
-            busy: Busy::default(),
-            call_limit: AtomicU64::new(u64::MAX),
             minimal: false,
-            phase: Mutex::new(("tree", BTreeMap::new())),
-            stop,
-            observers: Mutex::default(),
+            granularity: Default::default(),
             doc,
             bytes: input.to_vec(),
             best: input.to_vec(),
@@ -173,11 +163,14 @@ impl<'a> Reducer<'a> {
 
     /// Registers an observer of every accepted candidate (to save it, to show progress).
     pub fn observe(&mut self, observer: Box<dyn Observer + 'a>) {
-        self.observers_mut().push(observer);
+        self.observers().push(observer);
     }
 
-    fn observers_mut(&mut self) -> &mut Vec<Box<dyn Observer + 'a>> {
-        self.observers.get_mut().unwrap_or_else(|e| e.into_inner())
+    fn observers(&self) -> std::sync::MutexGuard<'_, Vec<Box<dyn Observer + 'a>>> {
+        self.judge
+            .observers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
     }
 
     /// Tells the observers that the input parsed (see [`Observer::started`]).
@@ -190,7 +183,7 @@ impl<'a> Reducer<'a> {
             nodes: doc.tree.len(),
             bytes,
         };
-        for o in self.observers.get_mut().unwrap_or_else(|e| e.into_inner()) {
+        for o in self.observers().iter_mut() {
             o.started(&started);
         }
     }
@@ -198,7 +191,7 @@ impl<'a> Reducer<'a> {
     /// Tells the observers that the input is interesting (see [`Observer::confirmed`]).
     pub(crate) fn notify_confirmed(&mut self) {
         let input = &self.bytes;
-        for o in self.observers.get_mut().unwrap_or_else(|e| e.into_inner()) {
+        for o in self.observers().iter_mut() {
             o.confirmed(input);
         }
     }
@@ -256,68 +249,45 @@ impl<'a> Reducer<'a> {
 
     /// The counters so far.
     pub fn stats(&self) -> Stats {
-        let c = &self.counters;
-        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
-        Stats {
-            candidates: get(&c.candidates),
-            oracle_calls: get(&c.oracle_calls),
-            interesting: get(&c.interesting),
-            cache_hits: get(&c.cache_hits),
-            gate_rejections: get(&c.gate_rejections),
-            filtered: get(&c.filtered),
-            not_smaller: get(&c.not_smaller),
-            timeouts: get(&c.timeouts),
-            cancelled: get(&c.cancelled),
-            improvements: get(&c.improvements),
-            tests_by_move: self
-                .phase
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .1
-                .iter()
-                .map(|(&k, &v)| (k.to_string(), v))
-                .collect(),
-            oracle_seconds: Duration::from_nanos(get(&c.oracle_nanos)).as_secs_f64(),
-            timed_out_seconds: Duration::from_nanos(get(&c.timeout_nanos)).as_secs_f64(),
-            oracle_busy_seconds: self.busy.total().as_secs_f64(),
-        }
+        self.judge.stats()
     }
 
     /// Names the kind of move whose oracle calls are counted from now on
     /// ([`Stats::tests_by_move`]).
     pub fn set_phase(&self, name: &'static str) {
-        self.phase.lock().unwrap_or_else(|e| e.into_inner()).0 = name;
+        self.judge.set_phase(name);
     }
 
     /// Adds `n` to the count of candidates the rules filtered out.
     pub fn count_filtered(&self, n: usize) {
-        self.counters
+        self.judge
+            .counters
             .filtered
-            .fetch_add(n as u64, Ordering::Relaxed);
+            .fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
     }
 
     fn check_stop(&self) -> Result<(), ReduceError> {
-        if self.stop.load(Ordering::Relaxed) {
-            Err(ReduceError::Interrupted)
-        } else if self.counters.oracle_calls.load(Ordering::Relaxed)
-            >= self.call_limit.load(Ordering::Relaxed)
-        {
-            Err(ReduceError::OutOfBudget)
-        } else {
-            Ok(())
-        }
+        self.judge.check_stop()
     }
 
     /// Ends the current phase with [`ReduceError::OutOfBudget`] once the oracle has been called
     /// `limit` times in all (`None`: no limit).
     pub fn set_call_limit(&self, limit: Option<u64>) {
-        self.call_limit
-            .store(limit.unwrap_or(u64::MAX), Ordering::Relaxed);
+        self.judge.set_call_limit(limit);
     }
 
     /// Records that no shorter string over the result's bytes is interesting.
     pub(crate) fn set_minimal(&mut self) {
         self.minimal = true;
+    }
+
+    /// The granularity the last ddmin over `slot` (a level and a template) ended at; 2 at first.
+    pub(crate) fn granularity(&self, slot: (usize, usize)) -> usize {
+        self.granularity.get(&slot).copied().unwrap_or(2)
+    }
+
+    pub(crate) fn set_granularity(&mut self, slot: (usize, usize), n: usize) {
+        self.granularity.insert(slot, n);
     }
 
     /// Whether the result was shown minimal by an exhaustive search.
@@ -327,14 +297,37 @@ impl<'a> Reducer<'a> {
 
     /// Tests the original input (it must be interesting) and the empty file (it must not be).
     pub fn check_input(&mut self) -> Result<(), ReduceError> {
-        let input = self.bytes.clone();
-        match self.judge(&input, &|| false)? {
+        let input = &self.bytes;
+        // The empty file goes to the test itself, past the gate: a test that accepts it accepts
+        // anything, whatever the gate would say. With more than one worker both tests run at
+        // once; the input's verdict is reported first either way.
+        let empty = || -> Result<Verdict, ReduceError> {
+            if input.is_empty() {
+                Ok(Verdict::Boring)
+            } else {
+                self.judge_with(&[], &|| false, false)
+            }
+        };
+        let (original, empty) = if self.jobs > 1 {
+            std::thread::scope(|s| {
+                let empty = s.spawn(empty);
+                let original = self.judge(input, &|| false);
+                let empty = empty
+                    .join()
+                    .unwrap_or_else(|p| std::panic::resume_unwind(p));
+                (original, empty)
+            })
+        } else {
+            match self.judge(input, &|| false) {
+                Ok(Verdict::Interesting) => (Ok(Verdict::Interesting), empty()),
+                other => (other, Ok(Verdict::Boring)),
+            }
+        };
+        match original? {
             Verdict::Interesting => {}
             v => return Err(ReduceError::NotInteresting(v)),
         }
-        // The empty file goes to the test itself, past the gate: a test that accepts it accepts
-        // anything, whatever the gate would say.
-        if !input.is_empty() && self.judge_with(&[], &|| false, false)? == Verdict::Interesting {
+        if empty? == Verdict::Interesting {
             return Err(ReduceError::TooPermissive);
         }
         Ok(())
@@ -352,84 +345,52 @@ impl<'a> Reducer<'a> {
         cancel: &dyn Fn() -> bool,
         gate: bool,
     ) -> Result<Verdict, ReduceError> {
-        let key = xxhash_rust::xxh3::xxh3_128(bytes);
-        if let Some(&v) = self
-            .cache
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&key)
-        {
-            bump(&self.counters.cache_hits);
-            return Ok(if v {
-                Verdict::Interesting
-            } else {
-                Verdict::Boring
-            });
-        }
-        if gate && !self.format.gate(bytes) {
-            bump(&self.counters.gate_rejections);
-            self.cache
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(key, false);
-            return Ok(Verdict::Boring);
-        }
-        let started = Instant::now();
-        self.busy.enter(started);
-        let stop = || self.stop.load(Ordering::Relaxed) || cancel();
-        let verdict = self.oracle.test(bytes, &stop);
-        self.busy.leave();
-        let verdict = verdict?;
-        let nanos = started.elapsed().as_nanos() as u64;
-        self.counters
-            .oracle_nanos
-            .fetch_add(nanos, Ordering::Relaxed);
-        match verdict {
-            Verdict::Cancelled => {
-                bump(&self.counters.cancelled);
-                return Ok(verdict);
-            }
-            Verdict::Timeout => {
-                bump(&self.counters.timeouts);
-                self.counters
-                    .timeout_nanos
-                    .fetch_add(nanos, Ordering::Relaxed);
-            }
-            Verdict::Interesting => bump(&self.counters.interesting),
-            Verdict::Boring => {}
-        }
-        bump(&self.counters.oracle_calls);
-        let phase = {
-            let mut phase = self.phase.lock().unwrap_or_else(|e| e.into_inner());
-            let kind = phase.0;
-            *phase.1.entry(kind).or_default() += 1;
-            kind
-        };
-        self.cache
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key, verdict == Verdict::Interesting);
-        let (stats, nodes) = (self.stats(), self.doc.tree.len());
-        let tested = Tested::new(verdict, nanos, phase, nodes, &stats);
-        crate::observe::tell_tested(&self.observers, &tested);
-        Ok(verdict)
+        let j = &self.judge;
+        j.judge(key(bytes), bytes, gate, j.phase(), cancel)
     }
 
     /// Renders a candidate and judges it; `Some(bytes)` if it is interesting.
     fn evaluate<C>(
         &self,
         candidate: &C,
-        render: &(impl Fn(&C, &mut Vec<u8>) + Sync),
-        cancel: &dyn Fn() -> bool,
+        render: &dyn Fn(&C, &mut Vec<u8>),
     ) -> Result<Option<Vec<u8>>, ReduceError> {
-        bump(&self.counters.candidates);
+        bump(&self.judge.counters.candidates);
         let mut out = Vec::with_capacity(self.best.len());
         render(candidate, &mut out);
         if !shortlex_less(&out, &self.best) {
-            bump(&self.counters.not_smaller);
+            bump(&self.judge.counters.not_smaller);
             return Ok(None);
         }
-        Ok((self.judge(&out, cancel)? == Verdict::Interesting).then_some(out))
+        Ok((self.judge(&out, &|| false)? == Verdict::Interesting).then_some(out))
+    }
+
+    /// Whether idle workers can start what comes next (a pool of more than one worker runs).
+    pub(crate) fn speculates(&self) -> bool {
+        self.pool.is_some()
+    }
+
+    /// Runs `f` with `-j` test workers that live as long as it does, so that tests started for
+    /// one step (the candidates of the next step, see [`Reducer::first_interesting_then`]) can
+    /// run on while the algorithm goes on to that step. Without it, each step with more than one
+    /// candidate starts and ends its own workers.
+    pub fn parallel<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        if self.jobs == 1 || self.pool.is_some() {
+            return f(self);
+        }
+        let pool = Arc::new(Pool::new(self.jobs));
+        let judge = self.judge.clone();
+        std::thread::scope(|s| {
+            for _ in 0..self.jobs {
+                let (pool, judge) = (pool.clone(), judge.clone());
+                s.spawn(move || pool.work(&judge));
+            }
+            self.pool = Some(pool.clone());
+            let out = f(self);
+            self.pool = None;
+            pool.close();
+            out
+        })
     }
 
     /// The first interesting candidate, in index order, among `count` candidates made on demand
@@ -460,81 +421,63 @@ impl<'a> Reducer<'a> {
         F: Fn(usize) -> Option<C> + Sync,
         R: Fn(&C, &mut Vec<u8>) + Sync,
     {
+        self.first_interesting_then(count, &make, &render, Next::default())
+    }
+
+    /// [`Reducer::first_interesting_by`], told the candidates of the step that comes next
+    /// (`next`: if this one finds nothing, and if a given candidate wins), so that workers with
+    /// nothing left to do in this step can start on those (see `pool.rs`).
+    pub(crate) fn first_interesting_then<C>(
+        &self,
+        count: usize,
+        make: &dyn Fn(usize) -> Option<C>,
+        render: &dyn Fn(&C, &mut Vec<u8>),
+        next: Next<'_>,
+    ) -> Result<Option<Found<C>>, ReduceError> {
         self.check_stop()?;
-        if self.jobs == 1 || count <= 1 {
+        // One candidate needs no worker, unless the pool's workers may be testing its bytes.
+        if self.jobs == 1 || (count <= 1 && self.pool.is_none()) {
             for index in 0..count {
+                self.check_stop()?;
                 let Some(edits) = make(index) else { continue };
-                if let Some(bytes) = self.evaluate(&edits, &render, &|| false)? {
+                if let Some(bytes) = self.evaluate(&edits, render)? {
                     return Ok(Some(Found {
                         index,
                         edits,
                         bytes,
                     }));
                 }
-                self.check_stop()?;
             }
+            self.check_stop()?;
             return Ok(None);
         }
-        // Workers take the next index from `next`. A candidate after the best winner so far is
-        // never started, and a running one is cancelled (its test killed) as soon as an earlier
-        // candidate wins, so the winner is always the lowest interesting index: the sequential
-        // answer.
-        let next = AtomicUsize::new(0);
-        let winner_index = AtomicUsize::new(usize::MAX);
-        let winner: Mutex<Option<Found<C>>> = Mutex::new(None);
-        let failure: Mutex<Option<ReduceError>> = Mutex::new(None);
-        std::thread::scope(|s| {
-            for _ in 0..self.jobs.min(count) {
-                s.spawn(|| {
-                    loop {
-                        let index = next.fetch_add(1, Ordering::SeqCst);
-                        if index >= count || index > winner_index.load(Ordering::SeqCst) {
-                            break;
-                        }
-                        if failure.lock().unwrap_or_else(|e| e.into_inner()).is_some() {
-                            break;
-                        }
-                        let Some(edits) = make(index) else { continue };
-                        let cancel = || winner_index.load(Ordering::SeqCst) < index;
-                        match self.evaluate(&edits, &render, &cancel) {
-                            Ok(Some(bytes)) => {
-                                let mut w = winner.lock().unwrap_or_else(|e| e.into_inner());
-                                if w.as_ref().is_none_or(|f| index < f.index) {
-                                    *w = Some(Found {
-                                        index,
-                                        edits,
-                                        bytes,
-                                    });
-                                    winner_index.fetch_min(index, Ordering::SeqCst);
-                                }
-                            }
-                            Ok(None) => {}
-                            Err(e) => {
-                                failure
-                                    .lock()
-                                    .unwrap_or_else(|e| e.into_inner())
-                                    .get_or_insert(e);
-                                break;
-                            }
-                        }
+        let (j, best, gate) = (&*self.judge, &self.best[..], self.gate);
+        let found = match &self.pool {
+            Some(pool) => pool.first_interesting(j, best, gate, count, make, render, next),
+            None => {
+                let pool = Pool::new(self.jobs);
+                std::thread::scope(|s| {
+                    for _ in 0..self.jobs.min(count.max(1)) {
+                        s.spawn(|| pool.work(j));
                     }
-                });
+                    let found =
+                        pool.first_interesting(j, best, gate, count, make, render, Next::default());
+                    pool.close();
+                    found
+                })
             }
-        });
-        if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            return Err(e);
-        }
+        }?;
         self.check_stop()?;
-        Ok(winner.into_inner().unwrap_or_else(|e| e.into_inner()))
+        Ok(found)
     }
 
     /// Accepts an interesting candidate as the new best and tells the observers.
     pub fn accept<C>(&mut self, found: &Found<C>) {
         self.best.clone_from(&found.bytes);
-        bump(&self.counters.improvements);
+        bump(&self.judge.counters.improvements);
         let stats = self.stats();
         let best = &self.best;
-        for o in self.observers.get_mut().unwrap_or_else(|e| e.into_inner()) {
+        for o in self.observers().iter_mut() {
             o.improved(best, &stats);
         }
     }
@@ -552,8 +495,10 @@ impl<'a> Reducer<'a> {
                 format: self.format.name(),
                 error,
             })?;
-        self.compiled = self.rules.as_ref().map(|r| r.compile(&doc.tree));
+        let splices = self.format.splices_lists();
+        self.compiled = (self.rules.as_ref()).map(|r| r.compile(&doc.tree).with_splices(splices));
         self.doc = doc;
+        (self.judge.nodes).store(self.doc.tree.len(), std::sync::atomic::Ordering::Relaxed);
         self.bytes.clone_from(&self.best);
         Ok(true)
     }
@@ -565,9 +510,9 @@ impl<'a> Reducer<'a> {
         let Some(bytes) = self.format.tidy(&self.doc) else {
             return Ok(false);
         };
-        bump(&self.counters.candidates);
+        bump(&self.judge.counters.candidates);
         if !shortlex_less(&bytes, &self.best) {
-            bump(&self.counters.not_smaller);
+            bump(&self.judge.counters.not_smaller);
             return Ok(false);
         }
         if self.judge(&bytes, &|| false)? != Verdict::Interesting {

@@ -77,6 +77,14 @@ pub trait Format: Send + Sync {
         None
     }
 
+    /// Whether a node with children that takes another's place is spliced into it: its children
+    /// land in the replaced node's context (Python renders a block that replaces an `if` as its
+    /// statements). The rules then let a list substitute where each of its children was seen
+    /// ([`crate::CompiledRules::may_substitute`]). `false` by default.
+    fn splices_lists(&self) -> bool {
+        false
+    }
+
     /// Whether this format has an in-process validity check.
     fn has_gate(&self) -> bool {
         false

@@ -5,14 +5,18 @@
 
 mod algo;
 mod below;
+mod ddmin;
 mod document;
 mod edit;
 mod engine;
 mod format;
 mod journal;
+mod judge;
 mod lexicon;
+mod lookahead;
 mod observe;
 mod oracle;
+mod pool;
 mod reduction;
 mod repeat;
 mod rules;
@@ -21,7 +25,8 @@ mod tail;
 mod template;
 mod tree;
 
-pub use algo::{Algorithm, ddmin, gtr, hdd, run};
+pub use algo::{Algorithm, gtr, hdd, run};
+pub use ddmin::ddmin;
 pub use document::{Diagnostic, Document, ParseError};
 pub use edit::{Edit, Edits, GapHook, gap, render_template, render_with};
 pub use engine::{Found, Options, ReduceError, Reducer, Stats, shortlex_less};

@@ -215,7 +215,8 @@ impl<'a> Reduction<'a> {
         check_rewriting(&reducer, self.format).map_err(discard)?;
         reducer.notify_confirmed();
         let nodes_before = reducer.tree().len();
-        let interrupted = match algo::run(&mut reducer, self.algorithm) {
+        let algorithm = self.algorithm;
+        let interrupted = match reducer.parallel(|r| algo::run(r, algorithm)) {
             Ok(()) => false,
             Err(ReduceError::Interrupted) => true,
             Err(e) => return Err(e),

@@ -118,7 +118,10 @@ impl Rules {
                 },
             );
         }
-        CompiledRules { labels }
+        CompiledRules {
+            labels,
+            splices: false,
+        }
     }
 }
 
@@ -133,9 +136,19 @@ struct Compiled {
 #[derive(Debug)]
 pub struct CompiledRules {
     labels: FxHashMap<Sym, Compiled>,
+    /// Whether the format splices a substituted node's children into the place of the node it
+    /// replaces ([`crate::Format::splices_lists`]).
+    splices: bool,
 }
 
 impl CompiledRules {
+    /// Says whether the format splices lists (see [`crate::Format::splices_lists`]); without,
+    /// [`CompiledRules::may_substitute`] judges a node by its own label only.
+    pub fn with_splices(mut self, splices: bool) -> CompiledRules {
+        self.splices = splices;
+        self
+    }
+
     /// Alg. 3 of the GTR paper: may `n` be deleted? Not if its edge is mandatory for its
     /// parent's label and it is the parent's only child on that edge.
     pub fn may_delete(&self, tree: &Tree, n: NodeId) -> bool {
@@ -153,9 +166,10 @@ impl CompiledRules {
     }
 
     /// The specialized substitute-by-child check: may `d` take the place of `n`? If the corpus
-    /// showed `d`'s label in `n`'s context (or does not know the label), or if `d` has children
-    /// and the corpus showed each of their labels there: then `d` is a list that formats splice into the place of `n` (a Python
-    /// block whose statements replace an `if`), and what lands in `n`'s context is its children.
+    /// showed `d`'s label in `n`'s context (or does not know the label); or, for a format that
+    /// splices lists (a Python block whose statements replace an `if`), if `d` has children and
+    /// the corpus showed each of their labels there, since what lands in `n`'s context is then
+    /// `d`'s children.
     pub fn may_substitute(&self, tree: &Tree, n: NodeId, d: NodeId) -> bool {
         // `Some(seen)` for labels the rules know, `None` for the others.
         let seen_in_context = |m: NodeId| {
@@ -167,6 +181,7 @@ impl CompiledRules {
         };
         match seen_in_context(d) {
             None | Some(true) => true,
+            Some(false) if !self.splices => false,
             // Only children the rules know can vouch for a splice.
             Some(false) => {
                 let kids = tree.children(d);

@@ -4,8 +4,8 @@
 //! when the result is a few bytes long, every shorter string over its bytes, so that the report
 //! can say the result is minimal.
 
-use crate::algo::ddmin_by;
 use crate::below::units;
+use crate::ddmin::ddmin_by;
 use crate::engine::{ReduceError, Reducer};
 use crate::observe::Gate;
 use std::ops::Range;
@@ -48,12 +48,14 @@ fn bytes_ddmin(r: &mut Reducer<'_>, chars: bool) -> Result<(), ReduceError> {
     ddmin_by(
         r,
         units.len(),
+        2,
         |kept| {
             kept.iter()
                 .flat_map(|&i| source[units[i].clone()].iter().copied())
                 .collect::<Vec<u8>>()
         },
         |_, bytes, out| out.extend_from_slice(bytes),
+        None,
     )?;
     Ok(())
 }

@@ -5,5 +5,6 @@ mod algorithms;
 mod below;
 mod journal;
 mod oracle;
+mod pool;
 mod reduction;
 mod toy;

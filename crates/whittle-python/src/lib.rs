@@ -106,6 +106,11 @@ impl Format for Python {
         "Python (tree-sitter-python; re-indents moved code; ruff parser gate)"
     }
 
+    /// A block that replaces a compound statement is rendered as its statements, re-indented.
+    fn splices_lists(&self) -> bool {
+        true
+    }
+
     fn lexicon(&self, doc: &Document) -> Option<Lexicon> {
         Some(whittle_treesitter::lexicon(&LEX, doc))
     }

@@ -37,6 +37,7 @@ call than the trace expects), the strategy in the environment variable WHITTLE_A
     realign  (default) a decision whose recorded value is impossible is made afresh; when the
              generator calls something else than the trace holds, the rest of the current loop
              iteration or selected block is generated afresh, and alignment resumes after it ends
+             (at the top level, outside every loop and selection, the whole rest of the run)
     bypass   remove the innermost loop iteration or selected block of the trace that holds the
              decision that cannot be aligned, and start the generator again (halt if there is none)
 

@@ -88,7 +88,9 @@ fn an_interrupted_reduction_resumed_from_its_journal_ends_alike_and_asks_nothing
                 let dir = tempfile::tempdir().unwrap();
                 let first = Asked::new(Some(stop_after));
                 let partial = run(&first, algorithm, jobs, Some(spec(&dir)));
-                assert!(first.stop.load(Ordering::SeqCst));
+                // With several jobs the number of questions depends on the speculation, so a
+                // late stop point may not be reached; the claims below hold either way.
+                assert!(jobs > 1 || first.stop.load(Ordering::SeqCst));
                 assert!(partial.len() >= expected.len());
                 let second = Asked::new(None);
                 let resumed = run(&second, algorithm, jobs, Some(spec(&dir)));

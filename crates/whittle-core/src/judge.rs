@@ -1,0 +1,220 @@
+//! Judging one candidate's bytes: the verdict cache, the format's gate, the oracle, and the
+//! counters they keep. Shared (behind an `Arc`) by the reducer and the test pool's workers.
+
+use crate::format::Format;
+use crate::observe::{Observer, Tested, tell_tested};
+use crate::oracle::{Oracle, Verdict};
+use crate::stats::{Busy, Counters, Stats, bump};
+use rustc_hash::FxHashMap;
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::engine::ReduceError;
+
+/// The cache key of a candidate's bytes.
+pub(crate) fn key(bytes: &[u8]) -> u128 {
+    xxhash_rust::xxh3::xxh3_128(bytes)
+}
+
+pub(crate) struct Judge<'a> {
+    pub(crate) format: &'a dyn Format,
+    oracle: &'a dyn Oracle,
+    pub(crate) stop: &'a AtomicBool,
+    /// Re-test a candidate that timed out once before taking the timeout as its verdict: with
+    /// several tests at once on few cores, a test can time out only because of the load.
+    retest_timeouts: bool,
+    cache: Mutex<FxHashMap<u128, bool>>,
+    pub(crate) counters: Counters,
+    busy: Busy,
+    /// No oracle call starts once this many have been made.
+    call_limit: AtomicU64,
+    /// The kind of move being tried, and the oracle calls of each kind.
+    phase: Mutex<(&'static str, BTreeMap<&'static str, u64>)>,
+    /// The reduction's observers, told of every test here (`Observer::tested`) and of the rest
+    /// by the reducer.
+    pub(crate) observers: Mutex<Vec<Box<dyn Observer + 'a>>>,
+    /// Nodes of the current tree, for `Tested::nodes`.
+    pub(crate) nodes: AtomicUsize,
+}
+
+impl<'a> Judge<'a> {
+    pub(crate) fn new(
+        format: &'a dyn Format,
+        oracle: &'a dyn Oracle,
+        stop: &'a AtomicBool,
+        retest_timeouts: bool,
+        nodes: usize,
+    ) -> Judge<'a> {
+        Judge {
+            format,
+            oracle,
+            stop,
+            retest_timeouts,
+            cache: Mutex::new(FxHashMap::default()),
+            counters: Counters::default(),
+            busy: Busy::default(),
+            call_limit: AtomicU64::new(u64::MAX),
+            phase: Mutex::new(("tree", BTreeMap::new())),
+            observers: Mutex::default(),
+            nodes: AtomicUsize::new(nodes),
+        }
+    }
+
+    /// The cached verdict for `key`, counted as a cache hit.
+    pub(crate) fn cached(&self, key: u128) -> Option<Verdict> {
+        let v = *self
+            .cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)?;
+        bump(&self.counters.cache_hits);
+        Some(if v {
+            Verdict::Interesting
+        } else {
+            Verdict::Boring
+        })
+    }
+
+    /// The cached verdict for `key`, not counted.
+    pub(crate) fn peek(&self, key: u128) -> Option<bool> {
+        self.cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+            .copied()
+    }
+
+    fn remember(&self, key: u128, interesting: bool) {
+        self.cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, interesting);
+    }
+
+    /// Whether the reduction must stop (a stop request, or the phase's budget is spent).
+    pub(crate) fn check_stop(&self) -> Result<(), ReduceError> {
+        if self.stop.load(Ordering::Relaxed) {
+            Err(ReduceError::Interrupted)
+        } else if self.counters.oracle_calls.load(Ordering::Relaxed)
+            >= self.call_limit.load(Ordering::Relaxed)
+        {
+            Err(ReduceError::OutOfBudget)
+        } else {
+            Ok(())
+        }
+    }
+
+    pub(crate) fn set_call_limit(&self, limit: Option<u64>) {
+        self.call_limit
+            .store(limit.unwrap_or(u64::MAX), Ordering::Relaxed);
+    }
+
+    pub(crate) fn phase(&self) -> &'static str {
+        self.phase.lock().unwrap_or_else(|e| e.into_inner()).0
+    }
+
+    pub(crate) fn set_phase(&self, name: &'static str) {
+        self.phase.lock().unwrap_or_else(|e| e.into_inner()).0 = name;
+    }
+
+    /// The cache, then (with `gate`) the format's gate, then the oracle, for candidate bytes
+    /// whose key is `key`; oracle calls are counted under the move `phase`. A verdict is cached
+    /// unless the test was cancelled; a timed-out test is run once more first when the judge
+    /// re-tests timeouts.
+    pub(crate) fn judge(
+        &self,
+        key: u128,
+        bytes: &[u8],
+        gate: bool,
+        phase: &'static str,
+        cancel: &dyn Fn() -> bool,
+    ) -> Result<Verdict, ReduceError> {
+        if let Some(v) = self.cached(key) {
+            return Ok(v);
+        }
+        if gate && !self.format.gate(bytes) {
+            bump(&self.counters.gate_rejections);
+            self.remember(key, false);
+            return Ok(Verdict::Boring);
+        }
+        let mut verdict = self.call(bytes, phase, cancel)?;
+        if verdict == Verdict::Timeout && self.retest_timeouts && !cancel() {
+            verdict = self.call(bytes, phase, cancel)?;
+        }
+        if verdict != Verdict::Cancelled {
+            self.remember(key, verdict == Verdict::Interesting);
+        }
+        Ok(verdict)
+    }
+
+    /// One oracle call, timed and counted.
+    fn call(
+        &self,
+        bytes: &[u8],
+        phase: &'static str,
+        cancel: &dyn Fn() -> bool,
+    ) -> Result<Verdict, ReduceError> {
+        let started = Instant::now();
+        self.busy.enter(started);
+        let stop = || self.stop.load(Ordering::Relaxed) || cancel();
+        let verdict = self.oracle.test(bytes, &stop);
+        self.busy.leave();
+        let verdict = verdict?;
+        let nanos = started.elapsed().as_nanos() as u64;
+        let c = &self.counters;
+        c.oracle_nanos.fetch_add(nanos, Ordering::Relaxed);
+        match verdict {
+            Verdict::Cancelled => {
+                bump(&c.cancelled);
+                return Ok(verdict);
+            }
+            Verdict::Timeout => {
+                bump(&c.timeouts);
+                c.timeout_nanos.fetch_add(nanos, Ordering::Relaxed);
+            }
+            Verdict::Interesting => bump(&c.interesting),
+            Verdict::Boring => {}
+        }
+        bump(&c.oracle_calls);
+        *(self.phase.lock().unwrap_or_else(|e| e.into_inner()).1)
+            .entry(phase)
+            .or_default() += 1;
+        let (stats, nodes) = (self.stats(), self.nodes.load(Ordering::Relaxed));
+        tell_tested(
+            &self.observers,
+            &Tested::new(verdict, nanos, phase, nodes, &stats),
+        );
+        Ok(verdict)
+    }
+
+    /// The counters so far.
+    pub(crate) fn stats(&self) -> Stats {
+        let c = &self.counters;
+        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        Stats {
+            candidates: get(&c.candidates),
+            oracle_calls: get(&c.oracle_calls),
+            interesting: get(&c.interesting),
+            cache_hits: get(&c.cache_hits),
+            gate_rejections: get(&c.gate_rejections),
+            filtered: get(&c.filtered),
+            not_smaller: get(&c.not_smaller),
+            timeouts: get(&c.timeouts),
+            cancelled: get(&c.cancelled),
+            improvements: get(&c.improvements),
+            tests_by_move: self
+                .phase
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .1
+                .iter()
+                .map(|(&k, &v)| (k.to_string(), v))
+                .collect(),
+            oracle_seconds: Duration::from_nanos(get(&c.oracle_nanos)).as_secs_f64(),
+            timed_out_seconds: Duration::from_nanos(get(&c.timeout_nanos)).as_secs_f64(),
+            oracle_busy_seconds: self.busy.total().as_secs_f64(),
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! The test pool at `-j > 1`: errors past the winner, stopping, and no bytes tested twice at once.
+
+use super::toy::Toy;
+use crate::{Algorithm, Options, Oracle, OracleError, Reducer, Verdict};
+use rustc_hash::FxHashSet;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// The words of a toy file (deletions leave their blanks behind).
+fn split(c: &[u8]) -> Vec<&[u8]> {
+    c.split(|&b| b == b' ').filter(|w| !w.is_empty()).collect()
+}
+
+fn is(c: &[u8], words: &str) -> bool {
+    split(c) == split(words.as_bytes())
+}
+
+fn options(jobs: usize) -> Options {
+    Options {
+        jobs,
+        gate: true,
+        rules: None,
+    }
+}
+
+/// Interesting while `a` is in the file. The candidate that keeps only the second half of the
+/// top level (`e f g h`) cannot be tested at all; it is candidate 1 of ddmin's first step, whose
+/// candidate 0 (the first half) wins. With `wait`, the winner's test waits until that candidate
+/// has been tried, so that at `-j 2` the error surely comes first.
+struct ErrorPastTheWinner {
+    wait: bool,
+    errors: AtomicUsize,
+}
+
+impl Oracle for ErrorPastTheWinner {
+    fn test(&self, candidate: &[u8], _cancel: &dyn Fn() -> bool) -> Result<Verdict, OracleError> {
+        if is(candidate, "e f g h") {
+            self.errors.fetch_add(1, Ordering::SeqCst);
+            return Err(OracleError::Io(std::io::Error::other(
+                "cannot start the test",
+            )));
+        }
+        if is(candidate, "a b c d") && self.wait {
+            for _ in 0..500 {
+                if self.errors.load(Ordering::SeqCst) > 0 {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
+        Ok(if candidate.contains(&b'a') {
+            Verdict::Interesting
+        } else {
+            Verdict::Boring
+        })
+    }
+}
+
+#[test]
+fn an_error_past_the_winner_is_not_an_error() {
+    let input = b"a b c d e f g h";
+    let mut results = Vec::new();
+    for jobs in [1, 2] {
+        let stop = AtomicBool::new(false);
+        let oracle = ErrorPastTheWinner {
+            wait: jobs > 1,
+            errors: AtomicUsize::new(0),
+        };
+        let mut r = Reducer::new(&Toy, &oracle, input, options(jobs), &stop).unwrap();
+        r.check_input().unwrap();
+        r.parallel(|r| crate::run(r, Algorithm::HddStar))
+            .expect("the error is past the winner: a sequential scan never meets it");
+        // At -j 2 the erroring candidate did run (speculation may try it again later, since an
+        // error is not a verdict to cache); at -j 1 it never does.
+        let errors = oracle.errors.load(Ordering::SeqCst);
+        assert_eq!(errors > 0, jobs > 1, "-j {jobs}: {errors} errors");
+        results.push(r.into_best());
+    }
+    assert!(
+        is(&results[0], "a"),
+        "{:?}",
+        String::from_utf8_lossy(&results[0])
+    );
+    assert_eq!(results[0], results[1]);
+}
+
+#[test]
+fn an_error_before_the_winner_stops_the_reduction() {
+    // Only the input is interesting, and "e f g h" cannot be tested: a sequential scan meets it.
+    let input = b"a b c d e f g h";
+    let test = |c: &[u8], _: &dyn Fn() -> bool| {
+        if is(c, "e f g h") {
+            return Err(OracleError::Io(std::io::Error::other("cannot start")));
+        }
+        Ok(if c == input {
+            Verdict::Interesting
+        } else {
+            Verdict::Boring
+        })
+    };
+    let oracle = Wrapped(&test);
+    for jobs in [1, 2] {
+        let stop = AtomicBool::new(false);
+        let mut r = Reducer::new(&Toy, &oracle, input, options(jobs), &stop).unwrap();
+        r.check_input().unwrap();
+        let outcome = r.parallel(|r| crate::run(r, Algorithm::HddStar));
+        assert!(
+            matches!(outcome, Err(crate::ReduceError::Oracle(_))),
+            "-j {jobs}: {outcome:?}"
+        );
+    }
+}
+
+type TestFn<'f> = &'f (dyn Fn(&[u8], &dyn Fn() -> bool) -> Result<Verdict, OracleError> + Sync);
+
+struct Wrapped<'f>(TestFn<'f>);
+
+impl Oracle for Wrapped<'_> {
+    fn test(&self, candidate: &[u8], cancel: &dyn Fn() -> bool) -> Result<Verdict, OracleError> {
+        (self.0)(candidate, cancel)
+    }
+}
+
+/// A file of `n` top-level words `w0 w1 …`.
+fn words(n: usize) -> Vec<u8> {
+    (0..n)
+        .map(|i| format!("w{i}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+        .into_bytes()
+}
+
+#[test]
+fn a_stop_ends_a_step_of_a_thousand_candidates_at_once() {
+    // Only the input is interesting, so HDD's ddmin goes on to single-word complements: steps of
+    // hundreds of candidates. The test asks to stop at its 20th call; at most the tests already
+    // running (one per worker) may still end after that.
+    let input = words(1000);
+    let stop = AtomicBool::new(false);
+    let calls = AtomicUsize::new(0);
+    let after_stop = AtomicUsize::new(0);
+    let test = |c: &[u8], _: &dyn Fn() -> bool| {
+        if stop.load(Ordering::SeqCst) {
+            after_stop.fetch_add(1, Ordering::SeqCst);
+        }
+        if calls.fetch_add(1, Ordering::SeqCst) == 21 {
+            stop.store(true, Ordering::SeqCst);
+        }
+        std::thread::sleep(Duration::from_millis(2));
+        Ok(if c == input.as_slice() {
+            Verdict::Interesting
+        } else {
+            Verdict::Boring
+        })
+    };
+    let oracle = Wrapped(&test);
+    let mut r = Reducer::new(&Toy, &oracle, &input, options(2), &stop).unwrap();
+    r.check_input().unwrap();
+    let outcome = r.parallel(|r| crate::run(r, Algorithm::Hdd));
+    assert!(matches!(outcome, Err(crate::ReduceError::Interrupted)));
+    assert!(
+        after_stop.load(Ordering::SeqCst) <= 1,
+        "{} tests started after the stop",
+        after_stop.load(Ordering::SeqCst)
+    );
+    assert!(calls.load(Ordering::SeqCst) <= 24);
+}
+
+#[test]
+fn two_workers_never_test_the_same_bytes_at_once() {
+    // Every test takes a while, so that the next step's candidates (started while a step ends)
+    // are still running when that step begins and asks for the same bytes.
+    let running = Mutex::new(FxHashSet::<Vec<u8>>::default());
+    let twice = AtomicUsize::new(0);
+    let input = words(40);
+    let test = |c: &[u8], _: &dyn Fn() -> bool| {
+        if !running.lock().unwrap().insert(c.to_vec()) {
+            twice.fetch_add(1, Ordering::SeqCst);
+        }
+        std::thread::sleep(Duration::from_millis(3));
+        running.lock().unwrap().remove(c);
+        // Interesting while w3, w17 and w31 are all there.
+        let has = |w: &str| split(c).contains(&w.as_bytes());
+        Ok(if has("w3") && has("w17") && has("w31") {
+            Verdict::Interesting
+        } else {
+            Verdict::Boring
+        })
+    };
+    let oracle = Wrapped(&test);
+    let mut results = Vec::new();
+    for jobs in [1, 4] {
+        let stop = AtomicBool::new(false);
+        let mut r = Reducer::new(&Toy, &oracle, &input, options(jobs), &stop).unwrap();
+        r.check_input().unwrap();
+        r.parallel(|r| crate::run(r, Algorithm::GtrStar)).unwrap();
+        results.push(r.into_best());
+    }
+    assert_eq!(twice.load(Ordering::SeqCst), 0);
+    assert!(is(&results[0], "w3 w17 w31"));
+    assert_eq!(results[0], results[1]);
+}
