@@ -36,7 +36,7 @@ pub(crate) fn spec(
             .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
     };
     let mut settings = BTreeMap::new();
-    settings.insert("timeout".to_string(), format!("{} s", args.timeout));
+    settings.insert("timeout".to_string(), args.timeout.describe());
     let file_name = args
         .input
         .file_name()
@@ -89,6 +89,24 @@ fn named_files(command: &str, cwd: &Path) -> Vec<(PathBuf, String)> {
         files.push((path.canonicalize().unwrap_or(path), id));
     }
     files
+}
+
+/// How `--timeout` reads in a journal's header: a fixed number of seconds, or `adaptive` when
+/// the option is optional and not given (the adaptive timeout policy).
+trait TimeoutSetting {
+    fn describe(&self) -> String;
+}
+
+impl TimeoutSetting for f64 {
+    fn describe(&self) -> String {
+        format!("{self} s")
+    }
+}
+
+impl TimeoutSetting for Option<f64> {
+    fn describe(&self) -> String {
+        self.map_or_else(|| "adaptive".to_string(), |t| t.describe())
+    }
 }
 
 fn hex(bytes: &[u8]) -> String {
