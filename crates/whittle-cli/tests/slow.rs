@@ -94,7 +94,18 @@ grep -qx 'row 7' "$1" && grep -qx 'row 23' "$1""#
     case.write("in.txt", &rows());
 }
 
-const REDUCE: [&str; 6] = ["reduce", "in.txt", "--test", "./t.sh", "-j", "1"];
+/// A fixed timeout: the test's runs are then exactly the candidates' (no extra runs of the
+/// original to time it).
+const REDUCE: [&str; 8] = [
+    "reduce",
+    "in.txt",
+    "--test",
+    "./t.sh",
+    "-j",
+    "1",
+    "--timeout",
+    "60",
+];
 
 #[test]
 fn a_run_killed_with_sigkill_resumes_to_the_same_result_without_testing_a_candidate_twice() {
@@ -171,7 +182,16 @@ fn a_run_killed_with_sigkill_resumes_to_the_same_result_without_testing_a_candid
 fn a_resumed_run_at_two_jobs_ends_where_an_uninterrupted_one_does_and_keeps_the_better_file() {
     let case = Case::new();
     counting_test(&case);
-    let args = ["reduce", "in.txt", "--test", "./t.sh", "-j", "2"];
+    let args = [
+        "reduce",
+        "in.txt",
+        "--test",
+        "./t.sh",
+        "-j",
+        "2",
+        "--timeout",
+        "60",
+    ];
     let mut child = case
         .command(&args)
         .stderr(std::process::Stdio::null())
@@ -251,7 +271,17 @@ fn a_journal_of_another_input_or_test_is_refused_and_fresh_starts_over() {
     assert_eq!(other_input.status.code(), Some(2), "{err}");
     assert!(err.contains("belongs to another input"), "{err}");
 
-    let fresh = case.whittle(&["reduce", "in.txt", "--test", "./t.sh", "-j", "1", "--fresh"]);
+    let fresh = case.whittle(&[
+        "reduce",
+        "in.txt",
+        "--test",
+        "./t.sh",
+        "-j",
+        "1",
+        "--timeout",
+        "60",
+        "--fresh",
+    ]);
     let err = stderr(&fresh);
     assert!(fresh.status.success(), "{err}");
     assert!(!err.contains("resuming"), "{err}");
@@ -297,6 +327,8 @@ fn a_test_that_rejects_the_formats_rewriting_stops_before_reducing_with_status_2
         "./still-encrypted.sh",
         "-j",
         "1",
+        "--timeout",
+        "60",
     ]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{err}");
@@ -306,7 +338,8 @@ fn a_test_that_rejects_the_formats_rewriting_stops_before_reducing_with_status_2
     assert!(err.contains("nothing was written"), "{err}");
     assert!(!case.path("enc.reduced.pdf").exists());
     assert!(!case.path("enc.reduced.pdf.journal").exists());
-    // The input, the empty file and the rewriting: three tests, not thousands.
+    // The input, the empty file and the rewriting: three tests, not thousands (with a fixed
+    // timeout, nothing else runs the test).
     assert_eq!(fs::read_to_string(&runs).unwrap().lines().count(), 3);
 
     // The way out the message names: as lines, the bytes stay as they were.
@@ -458,6 +491,8 @@ grep -qx 'row 7' "$1""#
             "ddmin",
             "--log-every",
             "0.1",
+            "--timeout",
+            "60",
         ])
         .stderr(fs::File::create(&log).unwrap())
         .status()
