@@ -6,7 +6,7 @@ use crate::algo::{self, Algorithm};
 use crate::engine::{Options, ReduceError, Reducer, Stats};
 use crate::format::Format;
 use crate::observe::{Gate, Observer};
-use crate::oracle::Oracle;
+use crate::oracle::{Oracle, TimeoutReport};
 use crate::repeat::Repeat;
 use crate::rules::Rules;
 use serde::{Deserialize, Serialize};
@@ -76,6 +76,10 @@ pub struct Report {
     /// interesting (the byte-level tail of `auto`, for results of a few bytes).
     #[serde(default)]
     pub minimal: bool,
+    /// The test's timeout: the policy (`fixed` by `--timeout`, or `adaptive`), its rule, and the
+    /// limits it set; `None` for an oracle without one (an in-process predicate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<TimeoutReport>,
     /// The engine's counters.
     #[serde(flatten)]
     pub stats: Stats,
@@ -155,6 +159,7 @@ impl<'a> Reduction<'a> {
         }
         reducer.notify_started();
         reducer.check_input()?;
+        oracle.calibrate(self.input)?;
         reducer.notify_confirmed();
         let nodes_before = reducer.tree().len();
         let interrupted = match algo::run(&mut reducer, self.algorithm) {
@@ -193,6 +198,7 @@ impl<'a> Reduction<'a> {
             test_runs: oracle.runs(),
             final_check_interesting,
             minimal,
+            timeout: oracle.timeout_report(),
             stats,
         };
         Ok(Reduced { best, report })

@@ -5,4 +5,5 @@ mod algorithms;
 mod below;
 mod oracle;
 mod reduction;
+mod timeout;
 mod toy;
