@@ -66,7 +66,8 @@ pub struct Report {
     /// Runs of the test per candidate at most (`--repeat K`).
     pub repeat: u32,
     /// Runs of the test in all (`oracle_calls` counts candidates; with `repeat` a candidate
-    /// can take up to K runs, and the final re-check K more).
+    /// can take up to K runs, and the final re-check K more; the adaptive timeout's extra runs of
+    /// the original input are counted too).
     pub test_runs: u64,
     /// With `repeat` > 1 and a finished run: in how many of K more runs the result was
     /// interesting.
@@ -182,6 +183,7 @@ impl<'a> Reduction<'a> {
             None
         };
         let wall_seconds = started.elapsed().as_secs_f64();
+        let timeout = oracle.timeout_report();
         let report = Report {
             format: self.format.name().to_string(),
             algorithm: self.algorithm.name().to_string(),
@@ -195,10 +197,10 @@ impl<'a> Reduction<'a> {
             wall_seconds,
             outside_oracle_seconds: (wall_seconds - stats.oracle_busy_seconds).max(0.0),
             repeat: self.repeat,
-            test_runs: oracle.runs(),
+            test_runs: oracle.runs() + timeout.as_ref().map_or(0, |t| t.calibration_runs),
             final_check_interesting,
             minimal,
-            timeout: oracle.timeout_report(),
+            timeout,
             stats,
         };
         Ok(Reduced { best, report })

@@ -130,7 +130,7 @@ pub struct TimeoutReport {
     pub rule: String,
     /// The limit once the original input was tested and timed: what the run started with.
     pub start_seconds: f64,
-    /// The shortest and the longest limit a test ran under.
+    /// The shortest and the longest limit a test of the reduction ran under (after the start).
     pub min_seconds: f64,
     /// See `min_seconds`.
     pub max_seconds: f64,
@@ -262,11 +262,15 @@ impl Limiter {
         Self::observe(&mut s, self.policy, verdict, elapsed);
     }
 
-    /// Marks the start of the reduction proper: the limit now is the one the run starts with.
+    /// Marks the start of the reduction proper: the limit now is the one the run starts with,
+    /// and the shortest and longest limits are counted from here (the original's first test
+    /// ran under the generous first limit).
     pub(crate) fn started(&self) -> Duration {
         let mut s = self.lock();
         let limit = self.limit_of(&s);
         s.start = Some(limit);
+        s.min = None;
+        s.max = None;
         limit
     }
 
