@@ -10,9 +10,10 @@
 //!    of the test is re-parented to it rather than to init;
 //! 4. runs `sh -c COMMAND_LINE` in a process group of its own (the signal mask is reset for it);
 //! 5. waits for the test to exit, or for SIGTERM (whittle's timeout or cancellation, or
-//!    whittle's death), then kills the test's group and every remaining descendant, found under
-//!    `/proc/self/task/*/children` (or by scanning `/proc`), reaps them all, and exits with the
-//!    test's exit status (128 + the signal if a signal ended it or the guard).
+//!    whittle's death), then ends the test's group and every remaining descendant, found under
+//!    `/proc/self/task/*/children` (or by scanning `/proc`): SIGTERM, a second to exit, SIGKILL;
+//!    reaps them all, and exits with the test's exit status (128 + the signal if a signal ended
+//!    it or the guard).
 //!
 //! `PR_SET_PDEATHSIG` fires when the parent *thread* ends, not the process. whittle's test
 //! threads (the engine's scoped workers, or the main thread) start a guard and wait for it in
@@ -27,9 +28,13 @@ use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::fs;
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// Exit status of a guard told to stop (128 + SIGTERM).
 const STOPPED: i32 = 128 + 15;
+
+/// How long what is left of a test has to exit after SIGTERM before it gets SIGKILL.
+const TERM_GRACE: Duration = Duration::from_secs(1);
 
 /// The guard's `main`: `args` are whittle's pid and the command line. Returns the exit status.
 pub fn guard_main(args: &[OsString]) -> i32 {
@@ -105,9 +110,23 @@ fn reap_ready(test: Pid) -> Option<i32> {
     }
 }
 
-/// Kills the test's process group and every descendant of the guard, and reaps them all: when
-/// the guard has no child left, no descendant is left (an orphan comes to the subreaper).
+/// Ends the test's process group and every descendant of the guard, and reaps them all: when
+/// the guard has no child left, no descendant is left (an orphan comes to the subreaper). They
+/// get SIGTERM first and [`TERM_GRACE`] to exit by themselves (a cluster client such as `srun`
+/// cancels its remote job then), then SIGKILL.
 fn kill_all(test: Pid) {
+    let _ = killpg(test, Signal::SIGTERM);
+    for pid in descendants() {
+        let _ = kill(pid, Signal::SIGTERM);
+    }
+    let deadline = Instant::now() + TERM_GRACE;
+    while Instant::now() < deadline {
+        reap_ready(test);
+        if descendants().is_empty() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
     let _ = killpg(test, Signal::SIGKILL);
     loop {
         for pid in descendants() {
