@@ -80,7 +80,7 @@ pub(crate) struct ReduceArgs {
     #[arg(long, short = 'j')]
     pub(crate) jobs: Option<usize>,
     /// Seconds after which a test is killed (with everything it started) and counted as not
-    /// interesting [default: adaptive, 10 × the test's recent times (the 95th percentile of the
+    /// interesting [default: adaptive, 5 × the test's recent times (the 95th percentile of the
     /// last 32, and the slowest of the last 8 interesting ones), at least 1 s; the original
     /// input's first test may take 5 min].
     #[arg(long, value_name = "SECONDS")]

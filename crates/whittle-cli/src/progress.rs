@@ -68,7 +68,7 @@ impl<'p> Progress<'p> {
             .collect();
         self.say.say(&format!(
             "whittle: the original input's test took {} s; a test is killed after {} s \
-             (adaptive timeout: 10 × recent test times, at least 1 s; --timeout SECONDS fixes it)",
+             (adaptive timeout: 5 × recent test times, at least 1 s; --timeout SECONDS fixes it)",
             took.join(", "),
             crate::report::secs(t.start_seconds),
         ));

@@ -31,11 +31,11 @@ impl From<Duration> for Timeout {
 
 /// The adaptive timeout's rule: the limit is `factor` × the larger of the `quantile` of the last
 /// `window` test times and the slowest of the last `interesting` interesting tests, at least
-/// `floor` and at most `ceiling`; it doubles for every `rise_every` timeouts among the last
-/// `window` tests. Before any test has ended, the limit is `first`.
+/// `floor` and at most `ceiling`; it doubles once `rise_after` of the last `window` tests timed
+/// out, and again for every `rise_every` more. Before any test has ended, the limit is `first`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Adaptive {
-    /// The multiple of the recent test time (10).
+    /// The multiple of the recent test time (5).
     pub factor: f64,
     /// Which quantile of the recent test times (0.95).
     pub quantile: f64,
@@ -51,7 +51,11 @@ pub struct Adaptive {
     pub ceiling: Duration,
     /// The limit for the first test, before anything was timed (5 min).
     pub first: Duration,
-    /// Every this many timeouts among the last `window` tests double the limit (8).
+    /// This many timeouts among the last `window` tests double the limit (16, half of them: a
+    /// stall, where the tests themselves got slower, rather than a phase where many candidates
+    /// hang, which a higher limit would only make costlier)…
+    pub rise_after: usize,
+    /// …and every this many more double it again (8).
     pub rise_every: usize,
     /// The original input is tested again while fewer than this many runs were timed (5)…
     pub calibration_runs: usize,
@@ -62,13 +66,14 @@ pub struct Adaptive {
 impl Default for Adaptive {
     fn default() -> Adaptive {
         Adaptive {
-            factor: 10.0,
+            factor: 5.0,
             quantile: 0.95,
             window: 32,
             interesting: 8,
             floor: Duration::from_secs(1),
             ceiling: Duration::from_secs(3600),
             first: Duration::from_secs(300),
+            rise_after: 16,
             rise_every: 8,
             calibration_runs: 5,
             calibration_time: Duration::from_secs(1),
@@ -80,14 +85,15 @@ impl Adaptive {
     /// The rule in words, for messages and the report.
     pub fn describe(&self) -> String {
         format!(
-            "{} × the slower of the {:.0}th percentile of the last {} test times and the slowest of the last {} interesting tests, at least {} s, doubled for every {} timeouts among the last {} tests",
+            "{} × the slower of the {:.0}th percentile of the last {} test times and the slowest of the last {} interesting tests, at least {} s, doubled once {} of the last {} tests timed out and again for every {} more",
             self.factor,
             self.quantile * 100.0,
             self.window,
             self.interesting,
             self.floor.as_secs_f64(),
-            self.rise_every,
+            self.rise_after,
             self.window,
+            self.rise_every,
         )
     }
 }
@@ -115,7 +121,10 @@ pub fn adaptive_limit(
     };
     let slowest_interesting = interesting.iter().copied().max().unwrap_or_default();
     let base = quantile.max(slowest_interesting).as_secs_f64() * rule.factor;
-    let rises = (timeouts / rule.rise_every.max(1)).min(16) as i32;
+    let rises = match timeouts.checked_sub(rule.rise_after) {
+        Some(more) => (1 + more / rule.rise_every.max(1)).min(16) as i32,
+        None => 0,
+    };
     let limit = base.max(rule.floor.as_secs_f64()) * 2f64.powi(rises);
     Duration::from_secs_f64(limit.min(rule.ceiling.as_secs_f64()))
 }
