@@ -5,7 +5,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Duration;
-use whittle::{Gate, Observer, Started, Stats};
+use whittle::{Gate, Observer, Oracle, Started, Stats};
 
 /// Prints a message on standard error unless `--quiet`.
 #[derive(Clone, Copy)]
@@ -30,18 +30,48 @@ pub(crate) struct Progress<'p> {
     /// The input's bytes, for the line and column of a diagnostic.
     bytes: &'p [u8],
     format: &'static str,
+    /// The test, for its timeout once the original input was timed.
+    oracle: &'p dyn Oracle,
     bar: Option<ProgressBar>,
 }
 
 impl<'p> Progress<'p> {
-    pub(crate) fn new(say: Say, input: &'p Path, bytes: &'p [u8], format: &'static str) -> Self {
+    pub(crate) fn new(
+        say: Say,
+        input: &'p Path,
+        bytes: &'p [u8],
+        format: &'static str,
+        oracle: &'p dyn Oracle,
+    ) -> Self {
         Progress {
             say,
             input,
             bytes,
             format,
+            oracle,
             bar: None,
         }
+    }
+
+    /// The adaptive timeout as the run starts: what the original input's test took and the limit.
+    fn say_timeout(&self) {
+        let Some(t) = self.oracle.timeout_report() else {
+            return;
+        };
+        if t.policy != "adaptive" {
+            return;
+        }
+        let took: Vec<String> = t
+            .original_seconds
+            .iter()
+            .map(|s| format!("{s:.2}"))
+            .collect();
+        self.say.say(&format!(
+            "whittle: the original input's test took {} s; a test is killed after {} s \
+             (adaptive timeout: 5 × recent test times, at least 1 s; --timeout SECONDS fixes it)",
+            took.join(", "),
+            crate::report::secs(t.start_seconds),
+        ));
     }
 }
 
@@ -64,6 +94,7 @@ impl Observer for Progress<'_> {
     }
 
     fn confirmed(&mut self, input: &[u8]) {
+        self.say_timeout();
         if self.say.quiet || !std::io::stderr().is_terminal() {
             return;
         }

@@ -6,7 +6,7 @@ use crate::algo::{self, Algorithm};
 use crate::engine::{Options, ReduceError, Reducer, Stats};
 use crate::format::Format;
 use crate::observe::{Gate, Observer};
-use crate::oracle::Oracle;
+use crate::oracle::{Oracle, TimeoutReport};
 use crate::repeat::Repeat;
 use crate::rules::Rules;
 use serde::{Deserialize, Serialize};
@@ -66,7 +66,8 @@ pub struct Report {
     /// Runs of the test per candidate at most (`--repeat K`).
     pub repeat: u32,
     /// Runs of the test in all (`oracle_calls` counts candidates; with `repeat` a candidate
-    /// can take up to K runs, and the final re-check K more).
+    /// can take up to K runs, and the final re-check K more; the adaptive timeout's extra runs of
+    /// the original input are counted too).
     pub test_runs: u64,
     /// With `repeat` > 1 and a finished run: in how many of K more runs the result was
     /// interesting.
@@ -76,6 +77,10 @@ pub struct Report {
     /// interesting (the byte-level tail of `auto`, for results of a few bytes).
     #[serde(default)]
     pub minimal: bool,
+    /// The test's timeout: the policy (`fixed` by `--timeout`, or `adaptive`), its rule, and the
+    /// limits it set; `None` for an oracle without one (an in-process predicate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<TimeoutReport>,
     /// The engine's counters.
     #[serde(flatten)]
     pub stats: Stats,
@@ -155,6 +160,7 @@ impl<'a> Reduction<'a> {
         }
         reducer.notify_started();
         reducer.check_input()?;
+        oracle.calibrate(self.input)?;
         reducer.notify_confirmed();
         let nodes_before = reducer.tree().len();
         let algorithm = self.algorithm;
@@ -178,6 +184,7 @@ impl<'a> Reduction<'a> {
             None
         };
         let wall_seconds = started.elapsed().as_secs_f64();
+        let timeout = oracle.timeout_report();
         let report = Report {
             format: self.format.name().to_string(),
             algorithm: self.algorithm.name().to_string(),
@@ -191,9 +198,10 @@ impl<'a> Reduction<'a> {
             wall_seconds,
             outside_oracle_seconds: (wall_seconds - stats.oracle_busy_seconds).max(0.0),
             repeat: self.repeat,
-            test_runs: oracle.runs(),
+            test_runs: oracle.runs() + timeout.as_ref().map_or(0, |t| t.calibration_runs),
             final_check_interesting,
             minimal,
+            timeout,
             stats,
         };
         Ok(Reduced { best, report })

@@ -2,7 +2,7 @@
 //! only). Each candidate gets up to K runs and is interesting as soon as one run says so; the
 //! final result is run K times more, so the user learns how reliably it reproduces.
 
-use crate::oracle::{Oracle, OracleError, Verdict};
+use crate::oracle::{Oracle, OracleError, TimeoutReport, Verdict};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// An oracle that asks `inner` up to `times` times per candidate.
@@ -42,6 +42,14 @@ impl<'a> Repeat<'a> {
 }
 
 impl Oracle for Repeat<'_> {
+    fn calibrate(&self, input: &[u8]) -> Result<(), OracleError> {
+        self.inner.calibrate(input)
+    }
+
+    fn timeout_report(&self) -> Option<TimeoutReport> {
+        self.inner.timeout_report()
+    }
+
     fn test(&self, candidate: &[u8], cancel: &dyn Fn() -> bool) -> Result<Verdict, OracleError> {
         let mut last = Verdict::Boring;
         for _ in 0..self.times {

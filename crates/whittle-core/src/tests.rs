@@ -6,4 +6,5 @@ mod below;
 mod oracle;
 mod pool;
 mod reduction;
+mod timeout;
 mod toy;

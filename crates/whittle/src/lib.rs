@@ -21,8 +21,9 @@
 //! ```
 
 pub use whittle_core::{
-    Algorithm, CommandOracle, Diagnostic, Document, Format, Gate, Observer, Oracle, OracleError,
-    ParseError, ReduceError, Reduced, Reduction, Report, Rules, Started, Stats, Verdict,
+    Adaptive, Algorithm, CommandOracle, Diagnostic, Document, Format, Gate, Guard, Observer,
+    Oracle, OracleError, ParseError, ReduceError, Reduced, Reduction, Report, Rules, Started,
+    Stats, Timeout, TimeoutReport, Verdict,
 };
 
 use std::path::Path;
