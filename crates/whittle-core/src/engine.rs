@@ -133,7 +133,12 @@ impl<'a> Reducer<'a> {
         let jobs = options.jobs.max(1);
         Ok(Reducer {
             format,
-            judge: Arc::new(Judge::new(format, oracle, stop, retest_timeouts(oracle, jobs))),
+            judge: Arc::new(Judge::new(
+                format,
+                oracle,
+                stop,
+                retest_timeouts(oracle, jobs),
+            )),
             pool: None,
             jobs,
             gate,
