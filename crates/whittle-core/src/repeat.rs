@@ -33,7 +33,7 @@ impl<'a> Repeat<'a> {
         let mut interesting = 0;
         for _ in 0..self.times {
             self.runs.fetch_add(1, Ordering::Relaxed);
-            if self.inner.test(candidate, &|| false)? == Verdict::Interesting {
+            if self.inner.retest(candidate, &|| false)? == Verdict::Interesting {
                 interesting += 1;
             }
         }
@@ -52,9 +52,15 @@ impl Oracle for Repeat<'_> {
 
     fn test(&self, candidate: &[u8], cancel: &dyn Fn() -> bool) -> Result<Verdict, OracleError> {
         let mut last = Verdict::Boring;
-        for _ in 0..self.times {
+        for run in 0..self.times {
             self.runs.fetch_add(1, Ordering::Relaxed);
-            last = self.inner.test(candidate, cancel)?;
+            // The first run may be answered by the oracle's own cache; the repeats must reach
+            // the test.
+            last = if run == 0 {
+                self.inner.test(candidate, cancel)?
+            } else {
+                self.inner.retest(candidate, cancel)?
+            };
             if matches!(last, Verdict::Interesting | Verdict::Cancelled) {
                 break;
             }

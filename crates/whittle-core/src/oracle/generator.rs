@@ -172,9 +172,12 @@ impl GeneratorOracle {
         let out = dir.join(&self.output_name);
         let stats_path = dir.join(".whittle-gen-stats.json");
         fs::write(&trace_path, trace)?;
+        // A Python generator iterates sets and dicts of strings in an order that changes from run
+        // to run unless the hash seed is fixed: a replay would not give the same input twice.
         let env = [
             ("WHITTLE_ALIGN", self.align.as_os_str()),
             ("WHITTLE_GEN_STATS", stats_path.as_os_str()),
+            ("PYTHONHASHSEED", std::ffi::OsStr::new("0")),
         ];
         let line = self.command_line(&trace_path, &out);
         let limit = self.limiter.limit();
@@ -266,6 +269,25 @@ impl Oracle for GeneratorOracle {
     }
 
     fn test(&self, candidate: &[u8], cancel: &dyn Fn() -> bool) -> Result<Verdict, OracleError> {
+        self.test_trace(candidate, cancel, true)
+    }
+
+    /// Runs the test again even when another trace generated the same input: a flaky test's
+    /// repeats (`--repeat`) must reach the test.
+    fn retest(&self, candidate: &[u8], cancel: &dyn Fn() -> bool) -> Result<Verdict, OracleError> {
+        self.test_trace(candidate, cancel, false)
+    }
+}
+
+impl GeneratorOracle {
+    /// Generates the input `candidate` (a trace) makes and tests it; with `cached`, an input
+    /// already tested is answered from the verdicts of the generated inputs.
+    fn test_trace(
+        &self,
+        candidate: &[u8],
+        cancel: &dyn Fn() -> bool,
+        cached: bool,
+    ) -> Result<Verdict, OracleError> {
         let dir = tempfile::Builder::new().prefix("whittle-").tempdir()?;
         let output = if candidate.is_empty() {
             Vec::new()
@@ -276,12 +298,12 @@ impl Oracle for GeneratorOracle {
             }
         };
         let key = xxhash_rust::xxh3::xxh3_128(&output);
-        let known = self
-            .verdicts
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&key)
-            .copied();
+        let known = cached
+            .then(|| {
+                let verdicts = self.verdicts.lock().unwrap_or_else(|e| e.into_inner());
+                verdicts.get(&key).copied()
+            })
+            .flatten();
         let verdict = match known {
             Some(v) => {
                 self.stats

@@ -46,6 +46,12 @@ pub trait Oracle: Sync {
     /// Tests one candidate.
     fn test(&self, candidate: &[u8], cancel: &dyn Fn() -> bool) -> Result<Verdict, OracleError>;
 
+    /// Tests a candidate once more, past any cache of the oracle's own: the repeats of a flaky
+    /// test ([`crate::Repeat`]). The same as [`Oracle::test`] by default.
+    fn retest(&self, candidate: &[u8], cancel: &dyn Fn() -> bool) -> Result<Verdict, OracleError> {
+        self.test(candidate, cancel)
+    }
+
     /// Called once the original `input` was found interesting, before the reduction proper: an
     /// oracle that learns from its test times (the adaptive timeout) may time it a few more
     /// times. These runs are not oracle calls of the reduction.
