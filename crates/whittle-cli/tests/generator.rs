@@ -625,6 +625,9 @@ fn repeats_of_a_flaky_test_reach_the_test_with_a_generator() {
     assert!(o.status.success(), "{}", stderr(&o));
     let r = json(&report);
     assert_eq!(r["final_check_interesting"], 1, "{r}");
-    let runs = fs::read_to_string(&counter).expect("the test ran").lines().count();
+    let runs = fs::read_to_string(&counter)
+        .expect("the test ran")
+        .lines()
+        .count();
     assert!(runs >= 6, "{runs} runs of the test");
 }

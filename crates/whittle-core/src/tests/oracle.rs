@@ -204,6 +204,10 @@ fn a_python_generator_replays_the_same_output_every_time() {
     let outputs: Vec<Vec<u8>> = (0..4)
         .map(|_| o.output_for(b"t").unwrap().expect("the generator runs"))
         .collect();
-    assert!(outputs[0].starts_with(b"['w"), "{:?}", String::from_utf8_lossy(&outputs[0]));
+    assert!(
+        outputs[0].starts_with(b"['w"),
+        "{:?}",
+        String::from_utf8_lossy(&outputs[0])
+    );
     assert!(outputs.iter().all(|out| out == &outputs[0]));
 }
