@@ -293,9 +293,9 @@ pub(crate) fn comparison(
     for p in plots {
         let _ = writeln!(d, "![{p}]({p})\n");
     }
-    let speed = crate::summary::speedup_table(&runs);
+    let speed = crate::speedup::speedup_table(&runs);
     if !speed.is_empty() {
-        let _ = writeln!(d, "### `-j 1` against `-j 2`\n");
+        let _ = writeln!(d, "### `-j 1` against more workers\n");
         d.push_str(&speed);
         d.push('\n');
     }

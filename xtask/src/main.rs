@@ -37,6 +37,7 @@ mod results;
 mod roundtrip;
 mod runner;
 mod size;
+mod speedup;
 mod summary;
 mod tables;
 

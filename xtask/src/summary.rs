@@ -6,7 +6,7 @@
 //! unit-tested on hand-made runs.
 
 use crate::cells::{
-    CENTRE, LEFT, RIGHT, Table, before_after, cell, group_digits, num, pct, speedup, yes_no,
+    CENTRE, LEFT, RIGHT, Table, before_after, cell, group_digits, num, pct, yes_no,
 };
 use crate::measure::Usage;
 use crate::results::{CaseSection, Measured};
@@ -478,44 +478,6 @@ pub(crate) fn runs_table(runs: &[Run]) -> String {
             yes_no(r.still_interesting).to_string(),
             yes_no(r.valid).to_string(),
         ]);
-    }
-    table.finish()
-}
-
-/// `-j 1` against `-j 2` for every whittle run that ran at both, same rules.
-pub(crate) fn speedup_table(runs: &[Run]) -> String {
-    let mut table = Table::new([
-        ("case", LEFT),
-        ("reducer", LEFT),
-        ("rules", LEFT),
-        ("wall s at -j 1", RIGHT),
-        ("wall s at -j 2", RIGHT),
-        ("speed-up", RIGHT),
-        ("oracle calls -j 1 / -j 2", RIGHT),
-    ]);
-    let mut any = false;
-    for one in runs.iter().filter(|r| r.jobs == 1) {
-        let Some(two) = runs.iter().find(|r| {
-            r.jobs == 2
-                && r.case == one.case
-                && r.reducer == one.reducer
-                && r.no_rules == one.no_rules
-        }) else {
-            continue;
-        };
-        any = true;
-        table.row(&[
-            cell(&one.case),
-            cell(&one.reducer),
-            (if one.no_rules { "none" } else { "shipped" }).to_string(),
-            format!("{:.2}", one.wall_seconds),
-            format!("{:.2}", two.wall_seconds),
-            speedup(one.wall_seconds, two.wall_seconds),
-            format!("{} / {}", group_digits(one.calls), group_digits(two.calls)),
-        ]);
-    }
-    if !any {
-        return String::new();
     }
     table.finish()
 }

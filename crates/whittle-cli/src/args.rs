@@ -79,9 +79,12 @@ pub(crate) struct ReduceArgs {
     /// Tests to run at once [default: the number of cores]. The result is the same for every value.
     #[arg(long, short = 'j')]
     pub(crate) jobs: Option<usize>,
-    /// Seconds after which a test is killed (with its children) and counted as not interesting.
-    #[arg(long, default_value_t = 60.0)]
-    pub(crate) timeout: f64,
+    /// Seconds after which a test is killed (with everything it started) and counted as not
+    /// interesting [default: adaptive, 5 × the test's recent times (the 95th percentile of the
+    /// last 32, and the slowest of the last 8 interesting ones), at least 1 s; the original
+    /// input's first test may take 5 min].
+    #[arg(long, value_name = "SECONDS")]
+    pub(crate) timeout: Option<f64>,
     /// A rules file (JSON) that filters candidates before the test runs.
     #[arg(long, conflicts_with = "no_rules")]
     pub(crate) rules: Option<PathBuf>,

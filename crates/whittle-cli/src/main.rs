@@ -50,7 +50,15 @@ fn bad(msg: impl Into<String>) -> anyhow::Error {
     Exit(EXIT_BAD_INPUT, msg.into()).into()
 }
 
+/// The hidden subcommand that runs one test under a guard process (see `whittle_core::Guard`).
+pub(crate) const GUARD: &str = "__guard";
+
 fn main() -> ExitCode {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if args.get(1).is_some_and(|a| a == GUARD) {
+        let code = whittle_core::guard_main(&args[2..]);
+        return ExitCode::from(u8::try_from(code).unwrap_or(1));
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Reduce(args) => reduce::reduce(args),

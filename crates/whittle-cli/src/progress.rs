@@ -9,7 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::Path;
 use std::time::{Duration, Instant};
-use whittle::{Gate, Observer, Started, Stats, Tested};
+use whittle::{Gate, Observer, Oracle, Started, Stats, Tested};
 
 /// Prints a message on standard error unless `--quiet`.
 #[derive(Clone, Copy)]
@@ -34,6 +34,8 @@ pub(crate) struct Progress<'p> {
     /// The input's bytes, for the line and column of a diagnostic.
     bytes: &'p [u8],
     format: &'static str,
+    /// The test, for its timeout once the original input was timed.
+    oracle: &'p dyn Oracle,
     bar: Option<ProgressBar>,
     /// The time between two progress lines, if there are any (not on a terminal, not with
     /// `--quiet`).
@@ -54,6 +56,7 @@ impl<'p> Progress<'p> {
         args: &'p ReduceArgs,
         bytes: &'p [u8],
         format: &'static str,
+        oracle: &'p dyn Oracle,
     ) -> Self {
         let every = Duration::try_from_secs_f64(args.log_every).unwrap_or(Duration::ZERO);
         Progress {
@@ -61,6 +64,7 @@ impl<'p> Progress<'p> {
             input: &args.input,
             bytes,
             format,
+            oracle,
             bar: None,
             log_every: (!say.quiet && !std::io::stderr().is_terminal()).then_some(every),
             log: None,
@@ -77,6 +81,27 @@ impl<'p> Progress<'p> {
             Some(bar) => bar.println(msg),
             None => self.say.say(msg),
         }
+    }
+
+    /// The adaptive timeout as the run starts: what the original input's test took and the limit.
+    fn say_timeout(&self) {
+        let Some(t) = self.oracle.timeout_report() else {
+            return;
+        };
+        if t.policy != "adaptive" {
+            return;
+        }
+        let took: Vec<String> = t
+            .original_seconds
+            .iter()
+            .map(|s| format!("{s:.2}"))
+            .collect();
+        self.say.say(&format!(
+            "whittle: the original input's test took {} s; a test is killed after {} s \
+             (adaptive timeout: 5 × recent test times, at least 1 s; --timeout SECONDS fixes it)",
+            took.join(", "),
+            crate::report::secs(t.start_seconds),
+        ));
     }
 }
 
@@ -110,6 +135,7 @@ impl Observer for Progress<'_> {
     }
 
     fn confirmed(&mut self, input: &[u8]) {
+        self.say_timeout();
         self.stall = Stall::new(self.stall.after(), Instant::now());
         if let Some(every) = self.log_every {
             self.say.say(&format!(

@@ -14,7 +14,10 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use whittle::{CommandOracle, Format, Oracle, ReduceError, Reduced, Reduction, Rules, Verdict};
+use whittle::{
+    Adaptive, CommandOracle, Format, Guard, Oracle, ReduceError, Reduced, Reduction, Rules,
+    Timeout, Verdict,
+};
 use whittle_core::GeneratorOracle;
 
 pub(crate) fn reduce(args: ReduceArgs) -> Result<ExitCode> {
@@ -40,12 +43,16 @@ pub(crate) fn reduce(args: ReduceArgs) -> Result<ExitCode> {
 
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let test = whittle_core::absolutize_command(&args.test, &cwd);
-    let timeout = Duration::from_secs_f64(args.timeout);
-    let command = CommandOracle::new(&test, &args.input, timeout);
-    let generator = args
-        .generator
-        .as_ref()
-        .map(|g| GeneratorOracle::new(g, &test, &args.input, &output, timeout, &args.align, &cwd));
+    let timeout = match args.timeout {
+        Some(seconds) => Timeout::Fixed(Duration::from_secs_f64(seconds)),
+        None => Timeout::Adaptive(Adaptive::default()),
+    };
+    let guard = Some(Guard::this_executable(crate::GUARD));
+    let command = CommandOracle::new(&test, &args.input, timeout).guard(guard.clone());
+    let generator = args.generator.as_ref().map(|g| {
+        GeneratorOracle::new(g, &test, &args.input, &output, timeout, &args.align, &cwd)
+            .guard(guard.clone())
+    });
     let oracle: &dyn Oracle = match &generator {
         Some(g) => g,
         None => &command,
@@ -81,7 +88,7 @@ pub(crate) fn reduce(args: ReduceArgs) -> Result<ExitCode> {
         .rules(rules)
         .repeat(args.repeat)
         .stop(&STOP)
-        .observe(Progress::new(say, &args, &input, format.name()))
+        .observe(Progress::new(say, &args, &input, format.name(), oracle))
         .observe(SinkObserver {
             sink: sink.clone(),
             error: Arc::clone(&write_error),
@@ -215,7 +222,7 @@ fn finish(
         std::fs::write(path, json + "\n")
             .with_context(|| format!("cannot write the report {}", path.display()))?;
     }
-    summarize(say, report, args.timeout, output, generator_report.as_ref());
+    summarize(say, report, output, generator_report.as_ref());
     if report.interrupted {
         return Ok(ExitCode::from(EXIT_INTERRUPTED));
     }
@@ -247,7 +254,7 @@ fn check_args(args: &ReduceArgs, output: &Path, trace_output: Option<&Path>) -> 
             "the --generator command needs `{trace}` (the trace to follow) and `{out}` (where to write the input it generates)",
         ));
     }
-    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
+    if args.timeout.is_some_and(|t| !(t > 0.0 && t.is_finite())) {
         return Err(bad("--timeout must be a positive number of seconds"));
     }
     if !(args.log_every >= 0.0 && args.log_every.is_finite()) {
@@ -301,9 +308,13 @@ fn explain_not_interesting(
         .run(input, &|| false, true)
         .context("cannot run the test")?;
     let how = match run.status {
-        _ if run.verdict == Verdict::Timeout => {
-            format!("it timed out after {} s", args.timeout)
-        }
+        _ if run.verdict == Verdict::Timeout => match args.timeout {
+            Some(t) => format!("it timed out after {t} s"),
+            None => format!(
+                "it timed out after {} s, the adaptive timeout's limit for the first test; --timeout SECONDS sets another",
+                run.elapsed.as_secs()
+            ),
+        },
         Some(s) if s.code() == Some(127) => {
             "exit status 127: the test command was not found".to_string()
         }

@@ -13,7 +13,8 @@ pub(crate) struct CliReport<'a> {
     pub(crate) input: &'a Path,
     pub(crate) output: &'a Path,
     pub(crate) test: &'a str,
-    pub(crate) timeout_seconds: f64,
+    /// `--timeout`, if given (the policy and the limits it set are in the report's `timeout`).
+    pub(crate) timeout_seconds: Option<f64>,
     /// Where the rules came from: a path, the shipped file, or `none`.
     pub(crate) rules: &'a str,
     /// With --generator: the trace's and the generated input's sizes and the alignment counts.
@@ -39,7 +40,6 @@ pub(crate) fn tail(output: &[u8]) -> String {
 pub(crate) fn summarize(
     say: Say,
     r: &Report,
-    timeout: f64,
     output: &Path,
     generator: Option<&GeneratorReport<'_>>,
 ) {
@@ -79,9 +79,16 @@ pub(crate) fn summarize(
         ));
     }
     if s.timeouts > 0 {
+        let at = match &r.timeout {
+            Some(t) if t.min_seconds < t.max_seconds => {
+                format!("at {} to {} s", secs(t.min_seconds), secs(t.max_seconds))
+            }
+            Some(t) => format!("at {} s", secs(t.max_seconds)),
+            None => String::new(),
+        };
         say.say(&format!(
-            "         {} tests timed out at {} s: {:.1} of the {:.1} s spent in the test (summed over jobs)",
-            s.timeouts, timeout, s.timed_out_seconds, s.oracle_seconds,
+            "         {} tests timed out {at}: {:.1} of the {:.1} s spent in the test (summed over jobs)",
+            s.timeouts, s.timed_out_seconds, s.oracle_seconds,
         ));
     }
     if let Some(j) = r.journal.as_ref().filter(|j| j.verdicts_read > 0) {
@@ -93,4 +100,10 @@ pub(crate) fn summarize(
     if let Some(g) = generator {
         say.say(&g.summary());
     }
+}
+
+/// Seconds as a user reads them: `0.5`, `4.2`, `60`.
+pub(crate) fn secs(s: f64) -> String {
+    let text = format!("{s:.1}");
+    text.strip_suffix(".0").map_or(text.clone(), str::to_string)
 }

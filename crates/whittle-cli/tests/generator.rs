@@ -570,3 +570,64 @@ fn bad_generator_commands_are_clear_errors_and_write_nothing() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("bad.trace:4"), "{}", stderr(&o));
 }
+
+#[test]
+fn repeats_of_a_flaky_test_reach_the_test_with_a_generator() {
+    // The password example behind a flaky test: it says interesting on every third run only.
+    // `--repeat 3` must then find the original interesting (the third of its runs), which it can
+    // only if the repeats run the test again rather than answer from the verdicts of the
+    // generated inputs; and the final re-check of the result finds it interesting in exactly one
+    // of three more runs.
+    let dir = tempfile::tempdir().expect("tmp");
+    let d = dir.path();
+    let fx = fixture("password");
+    fs::copy(fx.join("abc.trace"), d.join("abc.trace")).expect("copy");
+    let generator = format!(
+        "{} {} replay {{trace}} {{out}}",
+        python(),
+        fx.join("gen.py").display()
+    );
+    let counter = d.join("runs");
+    let flaky = d.join("flaky.sh");
+    fs::write(
+        &flaky,
+        format!(
+            "#!/bin/sh\necho x >> '{}'\n[ $(( $(wc -l < '{}') % 3 )) -eq 0 ] && {} \"$1\"\n",
+            counter.display(),
+            counter.display(),
+            fx.join("test.sh").display()
+        ),
+    )
+    .expect("write the test");
+    let o = Command::new("chmod")
+        .args(["+x", flaky.to_str().expect("utf-8")])
+        .output()
+        .expect("chmod");
+    assert!(o.status.success());
+    let report = d.join("report.json");
+    let o = whittle(
+        d,
+        &[
+            "reduce",
+            "abc.trace",
+            "--generator",
+            &generator,
+            "--test",
+            flaky.to_str().expect("utf-8"),
+            "--repeat",
+            "3",
+            "-j",
+            "1",
+            "--report",
+            report.to_str().expect("utf-8"),
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = json(&report);
+    assert_eq!(r["final_check_interesting"], 1, "{r}");
+    let runs = fs::read_to_string(&counter)
+        .expect("the test ran")
+        .lines()
+        .count();
+    assert!(runs >= 6, "{runs} runs of the test");
+}

@@ -146,7 +146,13 @@ impl<'a> Reducer<'a> {
         let jobs = options.jobs.max(1);
         Ok(Reducer {
             format,
-            judge: Arc::new(Judge::new(format, oracle, stop, jobs > 1, doc.tree.len())),
+            judge: Arc::new(Judge::new(
+                format,
+                oracle,
+                stop,
+                retest_timeouts(oracle, jobs),
+                doc.tree.len(),
+            )),
             pool: None,
             jobs,
             gate,
@@ -531,6 +537,14 @@ impl<'a> Reducer<'a> {
     pub fn into_best(self) -> Vec<u8> {
         self.best
     }
+}
+
+/// Whether a timed-out candidate is tested once more before the timeout counts: with several
+/// tests at once on few cores, a test can time out only because of the load. Not under the
+/// adaptive timeout, which follows the load anyway (and a second run would double the time lost
+/// to candidates that loop; see `docs/processes.md`).
+fn retest_timeouts(oracle: &dyn Oracle, jobs: usize) -> bool {
+    jobs > 1 && oracle.timeout_report().is_none_or(|t| t.policy == "fixed")
 }
 
 /// Shortlex order: fewer bytes, or as many and lexicographically smaller. Every accepted

@@ -16,7 +16,7 @@
 //! journal is opened again. The data is synced to disk at most once a second, so a reboot loses
 //! at most the last second of verdicts: those tests run again, and the result is still the same.
 
-use crate::oracle::{Oracle, OracleError, Verdict};
+use crate::oracle::{Oracle, OracleError, TimeoutReport, Verdict};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
@@ -304,6 +304,23 @@ impl Oracle for Journal<'_> {
         let verdict = self.inner.test(candidate, cancel)?;
         self.record(&key, verdict)?;
         Ok(verdict)
+    }
+
+    /// Past the journal too: a re-test asks the test itself, and its verdict is the one kept.
+    fn retest(&self, candidate: &[u8], cancel: &dyn Fn() -> bool) -> Result<Verdict, OracleError> {
+        let verdict = self.inner.retest(candidate, cancel)?;
+        self.record(&content_hash(candidate), verdict)?;
+        Ok(verdict)
+    }
+
+    // The journal is transparent to what the wrapped test knows about its timeout: the engine
+    // asks the oracle it is given whether timeouts are re-tested.
+    fn calibrate(&self, input: &[u8]) -> Result<(), OracleError> {
+        self.inner.calibrate(input)
+    }
+
+    fn timeout_report(&self) -> Option<TimeoutReport> {
+        self.inner.timeout_report()
     }
 }
 

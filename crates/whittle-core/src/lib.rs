@@ -35,8 +35,9 @@ pub use journal::{JOURNAL_VERSION, Journal, JournalError, JournalSpec, content_h
 pub use lexicon::{Lexicon, Splices, Token, TokenKind, blank_runs};
 pub use observe::{Gate, Observer, Started, Tested};
 pub use oracle::{
-    CommandOracle, GENERATOR_HALTED, GeneratorOracle, GeneratorStats, Oracle, OracleError, Run,
-    Verdict, absolutize_command, shell_quote,
+    Adaptive, CommandOracle, GENERATOR_HALTED, GeneratorOracle, GeneratorStats, Guard, Oracle,
+    OracleError, Run, Timeout, TimeoutReport, Verdict, absolutize_command, adaptive_limit,
+    guard_main, shell_quote,
 };
 pub use reduction::{JournalReport, Reduced, Reduction, Report};
 pub use repeat::Repeat;

@@ -8,7 +8,7 @@ use crate::engine::{Options, ReduceError, Reducer, Stats};
 use crate::format::Format;
 use crate::journal::{Journal, JournalSpec};
 use crate::observe::{Gate, Observer};
-use crate::oracle::{Oracle, Verdict};
+use crate::oracle::{Oracle, TimeoutReport, Verdict};
 use crate::repeat::Repeat;
 use crate::rules::Rules;
 use serde::{Deserialize, Serialize};
@@ -69,7 +69,8 @@ pub struct Report {
     /// Runs of the test per candidate at most (`--repeat K`).
     pub repeat: u32,
     /// Runs of the test in all (`oracle_calls` counts candidates; with `repeat` a candidate
-    /// can take up to K runs, and the final re-check K more).
+    /// can take up to K runs, and the final re-check K more; the adaptive timeout's extra runs of
+    /// the original input are counted too).
     pub test_runs: u64,
     /// With `repeat` > 1 and a finished run: in how many of K more runs the result was
     /// interesting.
@@ -82,6 +83,10 @@ pub struct Report {
     /// With a journal: where it is and what it answered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub journal: Option<JournalReport>,
+    /// The test's timeout: the policy (`fixed` by `--timeout`, or `adaptive`), its rule, and the
+    /// limits it set; `None` for an oracle without one (an in-process predicate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<TimeoutReport>,
     /// The engine's counters.
     #[serde(flatten)]
     pub stats: Stats,
@@ -212,6 +217,8 @@ impl<'a> Reduction<'a> {
         }
         reducer.notify_started();
         reducer.check_input().map_err(discard)?;
+        // The adaptive timeout times the original input: runs of the test outside the journal.
+        repeat.calibrate(self.input)?;
         check_rewriting(&reducer, self.format).map_err(discard)?;
         reducer.notify_confirmed();
         let nodes_before = reducer.tree().len();
@@ -236,6 +243,7 @@ impl<'a> Reduction<'a> {
             None
         };
         let wall_seconds = started.elapsed().as_secs_f64();
+        let timeout = repeat.timeout_report();
         let report = Report {
             format: self.format.name().to_string(),
             algorithm: self.algorithm.name().to_string(),
@@ -249,7 +257,7 @@ impl<'a> Reduction<'a> {
             wall_seconds,
             outside_oracle_seconds: (wall_seconds - stats.oracle_busy_seconds).max(0.0),
             repeat: self.repeat,
-            test_runs: repeat.runs(),
+            test_runs: repeat.runs() + timeout.as_ref().map_or(0, |t| t.calibration_runs),
             final_check_interesting,
             minimal,
             journal: journal.as_ref().map(|j| JournalReport {
@@ -258,6 +266,7 @@ impl<'a> Reduction<'a> {
                 answered: j.answered(),
                 recorded: j.recorded(),
             }),
+            timeout,
             stats,
         };
         Ok(Reduced { best, report })

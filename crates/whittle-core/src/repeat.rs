@@ -2,7 +2,7 @@
 //! only). Each candidate gets up to K runs and is interesting as soon as one run says so; the
 //! final result is run K times more, so the user learns how reliably it reproduces.
 
-use crate::oracle::{Oracle, OracleError, Verdict};
+use crate::oracle::{Oracle, OracleError, TimeoutReport, Verdict};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// An oracle that asks `inner` up to `times` times per candidate.
@@ -33,7 +33,7 @@ impl<'a> Repeat<'a> {
         let mut interesting = 0;
         for _ in 0..self.times {
             self.runs.fetch_add(1, Ordering::Relaxed);
-            if self.inner.test(candidate, &|| false)? == Verdict::Interesting {
+            if self.inner.retest(candidate, &|| false)? == Verdict::Interesting {
                 interesting += 1;
             }
         }
@@ -42,11 +42,25 @@ impl<'a> Repeat<'a> {
 }
 
 impl Oracle for Repeat<'_> {
+    fn calibrate(&self, input: &[u8]) -> Result<(), OracleError> {
+        self.inner.calibrate(input)
+    }
+
+    fn timeout_report(&self) -> Option<TimeoutReport> {
+        self.inner.timeout_report()
+    }
+
     fn test(&self, candidate: &[u8], cancel: &dyn Fn() -> bool) -> Result<Verdict, OracleError> {
         let mut last = Verdict::Boring;
-        for _ in 0..self.times {
+        for run in 0..self.times {
             self.runs.fetch_add(1, Ordering::Relaxed);
-            last = self.inner.test(candidate, cancel)?;
+            // The first run may be answered by the oracle's own cache; the repeats must reach
+            // the test.
+            last = if run == 0 {
+                self.inner.test(candidate, cancel)?
+            } else {
+                self.inner.retest(candidate, cancel)?
+            };
             if matches!(last, Verdict::Interesting | Verdict::Cancelled) {
                 break;
             }

@@ -7,4 +7,5 @@ mod journal;
 mod oracle;
 mod pool;
 mod reduction;
+mod timeout;
 mod toy;

@@ -21,9 +21,9 @@
 //! ```
 
 pub use whittle_core::{
-    Algorithm, CommandOracle, Diagnostic, Document, Format, Gate, JournalError, JournalReport,
-    JournalSpec, Observer, Oracle, OracleError, ParseError, ReduceError, Reduced, Reduction,
-    Report, Rules, Started, Stats, Tested, Verdict,
+    Adaptive, Algorithm, CommandOracle, Diagnostic, Document, Format, Gate, Guard, JournalError,
+    JournalReport, JournalSpec, Observer, Oracle, OracleError, ParseError, ReduceError, Reduced,
+    Reduction, Report, Rules, Started, Stats, Tested, Timeout, TimeoutReport, Verdict,
 };
 
 use std::path::Path;

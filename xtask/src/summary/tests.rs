@@ -134,7 +134,7 @@ fn table_two_and_the_headline_show_the_hand_computed_medians() {
 #[test]
 fn the_speedup_table_pairs_j1_and_j2_of_the_same_run() {
     let runs = hand_made_runs();
-    let table = summary::speedup_table(&runs);
+    let table = crate::speedup::speedup_table(&runs);
     let lines: Vec<&str> = table.lines().collect();
     assert_eq!(lines.len(), 3, "{table}");
     // 999 calls at -j 1 (99.9 s) against 40 at -j 2 (4.0 s).
@@ -144,14 +144,24 @@ fn the_speedup_table_pairs_j1_and_j2_of_the_same_run() {
             "x1",
             "whittle gtr*",
             "shipped",
+            "2",
             "99.90",
             "4.00",
             "24.98×",
             "999 / 40"
         ]
     );
-    assert_eq!(summary::speedup(1.0, 0.0), "—");
-    assert!(summary::speedup_table(&runs[1..]).is_empty());
+    assert_eq!(crate::cells::speedup(1.0, 0.0), "—");
+    assert!(crate::speedup::speedup_table(&runs[1..]).is_empty());
+    // A run at -j 8 as well is a row of its own, after -j 2's.
+    let mut eight = runs[1].clone();
+    eight.jobs = 8;
+    eight.wall_seconds = 2.0;
+    let more = [runs.clone(), vec![eight]].concat();
+    let table = crate::speedup::speedup_table(&more);
+    let last = cells(table.lines().last().unwrap());
+    assert_eq!(last[3..6], ["8", "99.90", "2.00"]);
+    assert_eq!(last[6], "49.95×");
 }
 
 #[test]

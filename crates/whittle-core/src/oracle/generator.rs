@@ -1,279 +1,18 @@
-//! The oracle: decides whether a candidate is still interesting.
-//!
-//! **Architecture Invariant:** this is the only module of whittle that starts processes.
+//! Generator-based reduction (GReduce): a candidate is a trace that a generator replays, and the
+//! test judges what it generated.
 
+use super::command::CommandOracle;
+use super::process::{Guard, run_shell};
+use super::timeout::{Limiter, Timeout, TimeoutReport};
+use super::{Oracle, OracleError, Run, Verdict, shell_quote};
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::collections::VecDeque;
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsString;
 use std::fmt;
 use std::fs;
-use std::io;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
-use wait_timeout::ChildExt;
-
-/// What one test of a candidate said.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// The test exited with status 0.
-    Interesting,
-    /// The test exited with another status or was killed by a signal.
-    Boring,
-    /// The test ran past the timeout and was killed with its children.
-    Timeout,
-    /// The engine no longer needed the answer and killed the test.
-    Cancelled,
-}
-
-/// The oracle could not run at all (as opposed to saying "not interesting").
-#[derive(Debug, thiserror::Error)]
-pub enum OracleError {
-    /// Creating the scratch directory, writing the candidate or starting the shell failed.
-    #[error("cannot run the test: {0}")]
-    Io(#[from] io::Error),
-}
-
-/// Anything that can judge candidates. `cancel` is polled while a test runs; when it returns
-/// `true` the oracle should stop and answer [`Verdict::Cancelled`].
-pub trait Oracle: Sync {
-    /// Tests one candidate.
-    fn test(&self, candidate: &[u8], cancel: &dyn Fn() -> bool) -> Result<Verdict, OracleError>;
-}
-
-/// In-process oracles: a predicate on the candidate's bytes.
-impl<F: Fn(&[u8]) -> bool + Sync> Oracle for F {
-    fn test(&self, candidate: &[u8], _cancel: &dyn Fn() -> bool) -> Result<Verdict, OracleError> {
-        Ok(if self(candidate) {
-            Verdict::Interesting
-        } else {
-            Verdict::Boring
-        })
-    }
-}
-
-/// The result of one run of the external test, with what a user needs to reproduce it.
-#[derive(Debug)]
-pub struct Run {
-    /// The verdict.
-    pub verdict: Verdict,
-    /// The exit status, if the test ended by itself.
-    pub status: Option<ExitStatus>,
-    /// Standard output and error, interleaved, when asked for.
-    pub output: Vec<u8>,
-    /// How long it ran.
-    pub elapsed: Duration,
-}
-
-/// An external test command, run by `sh -c` (interesting = exit status 0).
-///
-/// Each call gets a fresh temporary directory that holds the candidate under the input's file
-/// name and is the test's working directory; `{}` in the command is replaced by the candidate's
-/// path (shell-quoted), otherwise the path is appended. The test runs in its own process group,
-/// which is killed when it times out, when it is cancelled, and after it exits (so no helper it
-/// started outlives it).
-#[derive(Clone, Debug)]
-pub struct CommandOracle {
-    command: String,
-    file_name: OsString,
-    timeout: Duration,
-}
-
-impl CommandOracle {
-    /// A test `command` for candidates named `file_name`, killed after `timeout`.
-    pub fn new(command: &str, file_name: &Path, timeout: Duration) -> CommandOracle {
-        let file_name = file_name
-            .file_name()
-            .map_or_else(|| OsString::from("input"), |n| n.to_os_string());
-        CommandOracle {
-            command: command.to_string(),
-            file_name,
-            timeout,
-        }
-    }
-
-    /// The shell command line that tests the file at `path`.
-    pub fn command_line(&self, path: &Path) -> String {
-        self.substitute(&shell_quote(&path.to_string_lossy()))
-    }
-
-    fn substitute(&self, quoted_path: &str) -> String {
-        if self.command.contains("{}") {
-            self.command.replace("{}", quoted_path)
-        } else {
-            format!("{} {}", self.command, quoted_path)
-        }
-    }
-
-    /// Runs the test on `candidate` in a fresh directory, capturing its output if asked.
-    pub fn run(
-        &self,
-        candidate: &[u8],
-        cancel: &dyn Fn() -> bool,
-        capture: bool,
-    ) -> Result<Run, OracleError> {
-        let dir = tempfile::Builder::new().prefix("whittle-").tempdir()?;
-        let path = dir.path().join(&self.file_name);
-        fs::write(&path, candidate)?;
-        self.run_at(&path, dir.path(), cancel, capture)
-    }
-
-    /// Runs the test on an existing file with `cwd` as working directory.
-    pub fn run_at(
-        &self,
-        path: &Path,
-        cwd: &Path,
-        cancel: &dyn Fn() -> bool,
-        capture: bool,
-    ) -> Result<Run, OracleError> {
-        run_shell(
-            &self.command_line(path),
-            cwd,
-            &[],
-            self.timeout,
-            cancel,
-            capture,
-        )
-    }
-
-    /// A shell snippet that reproduces one run by hand on a copy of `input`, as whittle runs it.
-    pub fn reproduce_hint(&self, input: &Path) -> String {
-        let name = shell_quote(&self.file_name.to_string_lossy());
-        format!(
-            "d=$(mktemp -d) && cp {} \"$d\"/{name} && cd \"$d\" && {}; echo \"exit status: $?\"",
-            shell_quote(&input.to_string_lossy()),
-            self.substitute(&format!("\"$d\"/{name}")),
-        )
-    }
-}
-
-/// Runs `line` with `sh -c` in `cwd`, in a process group of its own that is killed when the
-/// command exits, times out or is cancelled, so that nothing it started outlives it.
-fn run_shell(
-    line: &str,
-    cwd: &Path,
-    env: &[(&str, &OsStr)],
-    timeout: Duration,
-    cancel: &dyn Fn() -> bool,
-    capture: bool,
-) -> Result<Run, OracleError> {
-    let log = if capture {
-        Some(tempfile::tempfile()?)
-    } else {
-        None
-    };
-    #[allow(
-        clippy::disallowed_methods,
-        reason = "the oracle module is the one place that starts processes"
-    )]
-    let mut cmd = Command::new("sh");
-    cmd.arg("-c")
-        .arg(line)
-        .current_dir(cwd)
-        .stdin(Stdio::null());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    match &log {
-        Some(f) => {
-            cmd.stdout(f.try_clone()?).stderr(f.try_clone()?);
-        }
-        None => {
-            cmd.stdout(Stdio::null()).stderr(Stdio::null());
-        }
-    }
-    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-    let started = Instant::now();
-    let mut child = cmd.spawn()?;
-    let pgid = nix::unistd::Pid::from_raw(child.id() as i32);
-    let kill_group = || {
-        let _ = nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGKILL);
-    };
-    let mut status = None;
-    let verdict = loop {
-        let elapsed = started.elapsed();
-        if elapsed >= timeout {
-            kill_group();
-            let _ = child.wait();
-            break Verdict::Timeout;
-        }
-        if cancel() {
-            kill_group();
-            let _ = child.wait();
-            break Verdict::Cancelled;
-        }
-        let slice = (timeout - elapsed).min(Duration::from_millis(20));
-        if let Some(s) = child.wait_timeout(slice)? {
-            status = Some(s);
-            break if s.success() {
-                Verdict::Interesting
-            } else {
-                Verdict::Boring
-            };
-        }
-    };
-    // Leftover background processes of the command must not outlive it.
-    kill_group();
-    let elapsed = started.elapsed();
-    let mut output = Vec::new();
-    if let Some(mut f) = log {
-        use std::io::{Read, Seek};
-        f.seek(io::SeekFrom::Start(0))?;
-        f.take(64 * 1024).read_to_end(&mut output)?;
-    }
-    Ok(Run {
-        verdict,
-        status,
-        output,
-        elapsed,
-    })
-}
-
-impl Oracle for CommandOracle {
-    fn test(&self, candidate: &[u8], cancel: &dyn Fn() -> bool) -> Result<Verdict, OracleError> {
-        Ok(self.run(candidate, cancel, false)?.verdict)
-    }
-}
-
-/// Quotes a string for `sh` with single quotes.
-pub fn shell_quote(s: &str) -> String {
-    if !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"/._-+:,@%=".contains(&b))
-    {
-        return s.to_string();
-    }
-    format!("'{}'", s.replace('\'', r"'\''"))
-}
-
-/// Makes the relative paths of a test command absolute against `base`, since the test runs in a
-/// scratch directory. A relative path is a word with a `/` that does not start with one and names
-/// an existing file (`./check.sh`, `tests/oracle.py`), as `sh` itself would treat it. Words
-/// without a `/` are left alone: `grep -q line` must not turn into a path because a file `line`
-/// happens to exist, and `check.sh` alone is looked up on `PATH` by the shell.
-pub fn absolutize_command(command: &str, base: &Path) -> String {
-    let mut out = String::with_capacity(command.len());
-    let mut rest = command;
-    while !rest.is_empty() {
-        let word_end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-        let (word, tail) = rest.split_at(word_end);
-        let relative = word.contains('/') && !word.starts_with('/');
-        match base.join(word).canonicalize() {
-            Ok(abs) if relative && abs.exists() => {
-                out.push_str(&shell_quote(&abs.to_string_lossy()))
-            }
-            _ => out.push_str(word),
-        }
-        let space_end = tail
-            .find(|c: char| !c.is_whitespace())
-            .unwrap_or(tail.len());
-        out.push_str(&tail[..space_end]);
-        rest = &tail[space_end..];
-    }
-    out
-}
 
 /// Exit status of a generator that halted because it could not follow a trace (the `halt`
 /// alignment strategy of `whittle_gen.py`).
@@ -337,7 +76,8 @@ pub struct GeneratorOracle {
     test: CommandOracle,
     trace_name: OsString,
     output_name: OsString,
-    timeout: Duration,
+    limiter: Limiter,
+    guard: Option<Guard>,
     align: OsString,
     cwd: PathBuf,
     stats: Mutex<GeneratorStats>,
@@ -372,10 +112,11 @@ impl GeneratorOracle {
         test: &str,
         trace: &Path,
         output: &Path,
-        timeout: Duration,
+        timeout: impl Into<Timeout>,
         align: &str,
         cwd: &Path,
     ) -> GeneratorOracle {
+        let timeout = timeout.into();
         let name = |p: &Path, default: &str| {
             p.file_name()
                 .map_or_else(|| OsString::from(default), |n| n.to_os_string())
@@ -383,15 +124,23 @@ impl GeneratorOracle {
         GeneratorOracle {
             generator: generator.to_string(),
             test: CommandOracle::new(test, output, timeout),
+            limiter: Limiter::new(timeout),
+            guard: None,
             trace_name: name(trace, "run.trace"),
             output_name: name(output, "output"),
-            timeout,
             align: OsString::from(align),
             cwd: cwd.to_path_buf(),
             stats: Mutex::default(),
             verdicts: Mutex::default(),
             outputs: Mutex::default(),
         }
+    }
+
+    /// Runs the generator and every test under `guard` (see [`Guard`]).
+    pub fn guard(mut self, guard: Option<Guard>) -> GeneratorOracle {
+        self.test = self.test.guard(guard.clone());
+        self.guard = guard;
+        self
     }
 
     /// The test of generated inputs.
@@ -423,12 +172,18 @@ impl GeneratorOracle {
         let out = dir.join(&self.output_name);
         let stats_path = dir.join(".whittle-gen-stats.json");
         fs::write(&trace_path, trace)?;
+        // A Python generator iterates sets and dicts of strings in an order that changes from run
+        // to run unless the hash seed is fixed: a replay would not give the same input twice.
         let env = [
             ("WHITTLE_ALIGN", self.align.as_os_str()),
             ("WHITTLE_GEN_STATS", stats_path.as_os_str()),
+            ("PYTHONHASHSEED", std::ffi::OsStr::new("0")),
         ];
         let line = self.command_line(&trace_path, &out);
-        let run = run_shell(&line, &self.cwd, &env, self.timeout, cancel, capture)?;
+        let limit = self.limiter.limit();
+        let guard = self.guard.as_ref();
+        let run = run_shell(&line, &self.cwd, &env, limit, cancel, capture, guard)?;
+        self.limiter.record(run.verdict, run.elapsed);
         let mut stats = self.stats.lock().unwrap_or_else(|e| e.into_inner());
         if run.verdict != Verdict::Cancelled {
             stats.generator_runs += 1;
@@ -508,7 +263,31 @@ impl GeneratorOracle {
 }
 
 impl Oracle for GeneratorOracle {
+    /// The test's timeout (the generator's own limit follows the generator's times the same way).
+    fn timeout_report(&self) -> Option<TimeoutReport> {
+        self.test.timeout_report()
+    }
+
     fn test(&self, candidate: &[u8], cancel: &dyn Fn() -> bool) -> Result<Verdict, OracleError> {
+        self.test_trace(candidate, cancel, true)
+    }
+
+    /// Runs the test again even when another trace generated the same input: a flaky test's
+    /// repeats (`--repeat`) must reach the test.
+    fn retest(&self, candidate: &[u8], cancel: &dyn Fn() -> bool) -> Result<Verdict, OracleError> {
+        self.test_trace(candidate, cancel, false)
+    }
+}
+
+impl GeneratorOracle {
+    /// Generates the input `candidate` (a trace) makes and tests it; with `cached`, an input
+    /// already tested is answered from the verdicts of the generated inputs.
+    fn test_trace(
+        &self,
+        candidate: &[u8],
+        cancel: &dyn Fn() -> bool,
+        cached: bool,
+    ) -> Result<Verdict, OracleError> {
         let dir = tempfile::Builder::new().prefix("whittle-").tempdir()?;
         let output = if candidate.is_empty() {
             Vec::new()
@@ -519,12 +298,12 @@ impl Oracle for GeneratorOracle {
             }
         };
         let key = xxhash_rust::xxh3::xxh3_128(&output);
-        let known = self
-            .verdicts
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&key)
-            .copied();
+        let known = cached
+            .then(|| {
+                let verdicts = self.verdicts.lock().unwrap_or_else(|e| e.into_inner());
+                verdicts.get(&key).copied()
+            })
+            .flatten();
         let verdict = match known {
             Some(v) => {
                 self.stats

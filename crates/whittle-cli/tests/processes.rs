@@ -1,0 +1,244 @@
+//! End-to-end tests of the test processes: nothing a test starts survives it (also a helper that
+//! leaves the test's process group, as GNU `timeout` does, and also when whittle is killed with
+//! SIGKILL), and the adaptive timeout when no `--timeout` is given.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "these tests run the whittle binary and real test commands"
+)]
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn script(dir: &Path, name: &str, body: &str) {
+    let p = dir.join(name);
+    fs::write(&p, format!("#!/bin/sh\n{body}\n")).expect("write script");
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
+fn whittle(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_whittle"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run whittle")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A sleep duration no other process on the machine uses: it marks the test's processes in
+/// `/proc/*/cmdline`.
+fn marker(n: u32) -> String {
+    format!("59.{}{n}", std::process::id())
+}
+
+/// The live processes (not zombies) whose command line holds `marker`.
+fn survivors(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for e in fs::read_dir("/proc").expect("/proc").flatten() {
+        let Ok(cmdline) = fs::read(e.path().join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        let zombie = fs::read_to_string(e.path().join("status")).is_ok_and(|s| {
+            s.lines()
+                .any(|l| l.starts_with("State:") && l.contains('Z'))
+        });
+        if cmdline.contains(marker) && !zombie && !cmdline.contains("CARGO") {
+            found.push(format!("{}: {cmdline}", e.file_name().to_string_lossy()));
+        }
+    }
+    found
+}
+
+/// A test that is interesting while KEEP and HANG are in the file; without HANG it hangs in
+/// `timeout 60 sleep …`, which moves itself into a process group of its own.
+fn escaping_case(marker: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    fs::write(dir.path().join("in.txt"), "KEEP\nHANG\na\nb\nc\n").unwrap();
+    script(
+        dir.path(),
+        "test.sh",
+        &format!(
+            "grep -q KEEP \"$1\" || exit 1\ngrep -q HANG \"$1\" && exit 0\ntimeout 60 sleep {marker}"
+        ),
+    );
+    dir
+}
+
+fn nothing_escapes_at(jobs: &str, n: u32) {
+    let marker = marker(n);
+    let dir = escaping_case(&marker);
+    let out = whittle(
+        dir.path(),
+        &[
+            "reduce",
+            "in.txt",
+            "--test",
+            "./test.sh",
+            "--timeout",
+            "1",
+            "-j",
+            jobs,
+            "-a",
+            "ddmin",
+            "--report",
+            "r.json",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        fs::read_to_string(dir.path().join("in.reduced.txt")).unwrap(),
+        "KEEP\nHANG\n"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("r.json")).unwrap()).unwrap();
+    assert!(report["timeouts"].as_u64().unwrap() >= 1, "{report}");
+    // whittle has exited: whatever the timed-out tests started must be gone already.
+    let left = survivors(&marker);
+    assert!(left.is_empty(), "left behind at -j {jobs}: {left:?}");
+}
+
+#[test]
+fn a_helper_that_leaves_the_tests_process_group_is_killed_at_j1() {
+    nothing_escapes_at("1", 1);
+}
+
+#[test]
+fn a_helper_that_leaves_the_tests_process_group_is_killed_at_j2() {
+    nothing_escapes_at("2", 2);
+}
+
+#[test]
+fn nothing_a_test_started_survives_a_sigkill_of_whittle() {
+    let marker = marker(3);
+    let dir = escaping_case(&marker);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_whittle"))
+        .args([
+            "reduce",
+            "in.txt",
+            "--test",
+            "./test.sh",
+            "--timeout",
+            "50",
+            "-j",
+            "2",
+            "-a",
+            "ddmin",
+        ])
+        .current_dir(dir.path())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start whittle");
+    // Wait until a test hangs in `timeout … sleep`.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while survivors(&marker).len() < 2 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let running = survivors(&marker);
+    assert!(
+        running.len() >= 2,
+        "the hanging test never started: {running:?}"
+    );
+    child.kill().expect("SIGKILL whittle");
+    child.wait().expect("reap whittle");
+    // The guards get SIGTERM from the kernel as whittle dies and kill what the tests started.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !survivors(&marker).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let left = survivors(&marker);
+    assert!(left.is_empty(), "survived whittle's SIGKILL: {left:?}");
+}
+
+#[test]
+fn without_timeout_the_limit_follows_the_test_and_is_stated_and_reported() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    fs::write(dir.path().join("in.txt"), "KEEP\nHANG\na\nb\n").unwrap();
+    // Without HANG the test would sleep for ten minutes and then say interesting: only a timeout
+    // far below that keeps HANG in the result.
+    script(
+        dir.path(),
+        "test.sh",
+        "grep -q KEEP \"$1\" || exit 1\ngrep -q HANG \"$1\" && exit 0\nsleep 600",
+    );
+    let out = whittle(
+        dir.path(),
+        &[
+            "reduce",
+            "in.txt",
+            "--test",
+            "./test.sh",
+            "-a",
+            "ddmin",
+            "-j",
+            "2",
+            "--report",
+            "r.json",
+        ],
+    );
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(
+        fs::read_to_string(dir.path().join("in.reduced.txt")).unwrap(),
+        "KEEP\nHANG\n"
+    );
+    assert!(err.contains("the original input's test took"), "{err}");
+    assert!(
+        err.contains("a test is killed after 1 s (adaptive timeout"),
+        "{err}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("r.json")).unwrap()).unwrap();
+    let t = &report["timeout"];
+    assert_eq!(t["policy"], "adaptive", "{report}");
+    assert_eq!(t["start_seconds"].as_f64(), Some(1.0), "{report}");
+    // A fast test is timed five times before the reduction starts.
+    assert_eq!(t["original_seconds"].as_array().map(Vec::len), Some(5));
+    assert_eq!(t["calibration_runs"].as_u64(), Some(4));
+    assert!(report["timeouts"].as_u64().unwrap() >= 1, "{report}");
+    assert!(report["timeout_seconds"].is_null(), "{report}");
+    assert!(err.contains("tests timed out at 1 s"), "{err}");
+}
+
+#[test]
+fn a_given_timeout_is_fixed_and_a_bad_one_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    fs::write(dir.path().join("in.txt"), "KEEP\na\n").unwrap();
+    let out = whittle(
+        dir.path(),
+        &[
+            "reduce",
+            "in.txt",
+            "--test",
+            "grep -q KEEP",
+            "--timeout",
+            "7",
+            "--report",
+            "r.json",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("adaptive"), "{}", stderr(&out));
+    let report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("r.json")).unwrap()).unwrap();
+    assert_eq!(report["timeout"]["policy"], "fixed", "{report}");
+    assert_eq!(report["timeout"]["max_seconds"].as_f64(), Some(7.0));
+    assert_eq!(report["timeout_seconds"].as_f64(), Some(7.0));
+    let out = whittle(
+        dir.path(),
+        &[
+            "reduce",
+            "in.txt",
+            "--test",
+            "grep -q KEEP",
+            "--timeout",
+            "0",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}

@@ -1,0 +1,108 @@
+//! The timeout policies: the adaptive rule as a function of observed test times, and
+//! `CommandOracle` applying it to real test processes.
+
+use super::toy::Toy;
+use crate::{Adaptive, CommandOracle, Oracle, Reduction, Timeout, Verdict, adaptive_limit};
+use std::path::Path;
+use std::time::Duration;
+
+fn ms(n: u64) -> Duration {
+    Duration::from_millis(n)
+}
+
+#[test]
+fn the_adaptive_limit_is_five_times_a_high_quantile_of_recent_tests_at_least_a_second() {
+    let rule = Adaptive::default();
+    // Nothing timed yet: the first test's generous limit.
+    assert_eq!(adaptive_limit(&rule, &[], &[], 0), rule.first);
+    assert_eq!(adaptive_limit(&rule, &[ms(400)], &[ms(400)], 0), ms(2000));
+    // Fast tests: the floor.
+    assert_eq!(adaptive_limit(&rule, &[ms(30); 32], &[], 0), ms(1000));
+    // The 95th percentile of 20 tests is the 19th: one straggler does not count, two do.
+    let mut times = vec![ms(100); 19];
+    times.push(ms(5000));
+    assert_eq!(adaptive_limit(&rule, &times, &[], 0), ms(1000));
+    times[0] = ms(600);
+    times.sort();
+    assert_eq!(adaptive_limit(&rule, &times, &[], 0), ms(3000));
+    // Failing tests that end early do not pull the limit below what interesting ones take.
+    assert_eq!(
+        adaptive_limit(&rule, &[ms(50); 32], &[ms(700)], 0),
+        ms(3500)
+    );
+    // A stall, where half the recent tests time out, doubles it, and every eight more again; a
+    // few timeouts (candidates that loop) leave it alone.
+    assert_eq!(adaptive_limit(&rule, &[ms(50); 32], &[], 15), ms(1000));
+    assert_eq!(adaptive_limit(&rule, &[ms(50); 32], &[], 16), ms(2000));
+    assert_eq!(adaptive_limit(&rule, &[ms(50); 32], &[], 24), ms(4000));
+    // Never above the ceiling.
+    assert_eq!(
+        adaptive_limit(&rule, &[Duration::from_secs(1000)], &[], 32),
+        rule.ceiling
+    );
+}
+
+/// A test whose running time is the candidate: `0.2` sleeps 0.2 s; interesting when it holds a
+/// `!`.
+fn sleeper(timeout: Timeout) -> CommandOracle {
+    CommandOracle::new(
+        r#"sleep "$(tr -d '!' < {})"; grep -q '!' {}"#,
+        Path::new("t.txt"),
+        timeout,
+    )
+}
+
+#[test]
+fn the_adaptive_limit_follows_the_tests_down_and_rises_when_they_time_out() {
+    let o = sleeper(Timeout::Adaptive(Adaptive {
+        floor: ms(50),
+        window: 4,
+        interesting: 1,
+        rise_after: 2,
+        rise_every: 2,
+        ..Adaptive::default()
+    }));
+    assert_eq!(o.current_limit(), Adaptive::default().first);
+    assert_eq!(o.test(b"0.3!", &|| false).unwrap(), Verdict::Interesting);
+    let after_first = o.current_limit();
+    assert!(after_first >= ms(1500), "{after_first:?}");
+    // Faster tests, interesting and not, take over the window: the limit goes down.
+    for _ in 0..4 {
+        assert_eq!(o.test(b"0.01", &|| false).unwrap(), Verdict::Boring);
+    }
+    assert_eq!(o.test(b"0.01!", &|| false).unwrap(), Verdict::Interesting);
+    let low = o.current_limit();
+    assert!(low < after_first, "{low:?} {after_first:?}");
+    // Candidates that sleep far longer are killed at that limit; two timeouts double it.
+    let hang = b"100";
+    assert_eq!(o.test(hang, &|| false).unwrap(), Verdict::Timeout);
+    assert_eq!(o.test(hang, &|| false).unwrap(), Verdict::Timeout);
+    let report = o.timeout_report().unwrap();
+    assert_eq!(report.policy, "adaptive");
+    // The first test ran under the generous first limit, the timed-out ones under the lowest.
+    assert_eq!(report.max_seconds, 300.0, "{report:?}");
+    assert_eq!(report.min_seconds, low.as_secs_f64(), "{report:?}");
+    let doubled = o.current_limit().as_secs_f64() / low.as_secs_f64();
+    assert!((doubled - 2.0).abs() < 1e-6, "{report:?}");
+}
+
+#[test]
+fn a_reduction_times_a_fast_original_several_times_and_reports_the_limit() {
+    let grep = |timeout| CommandOracle::new("grep -q k {}", Path::new("t.toy"), timeout);
+    let o = grep(Timeout::Adaptive(Adaptive::default()));
+    let reduced = Reduction::new(&Toy, &o, b"a k b").run().expect("reduces");
+    let t = reduced.report.timeout.expect("a timeout report");
+    assert_eq!(t.policy, "adaptive");
+    // The original's test is fast, so it was timed five times: once as the first test, four
+    // more times to calibrate, and those are not oracle calls.
+    assert_eq!(t.original_seconds.len(), 5, "{t:?}");
+    assert_eq!(t.calibration_runs, 4);
+    assert_eq!(t.start_seconds, 1.0, "{t:?}");
+    assert_eq!(reduced.best, b"k");
+    // A fixed timeout is not calibrated.
+    let fixed = grep(Timeout::Fixed(ms(5000)));
+    let reduced = Reduction::new(&Toy, &fixed, b"a k b").run().unwrap();
+    let t = reduced.report.timeout.unwrap();
+    assert_eq!((t.policy.as_str(), t.calibration_runs), ("fixed", 0));
+    assert_eq!(t.start_seconds, 5.0);
+}
