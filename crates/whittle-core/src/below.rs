@@ -8,9 +8,10 @@
 //! a name. Nothing is cloned; the current tree is re-parsed from the accepted bytes, as after
 //! every tree move.
 
-use crate::ddmin::ddmin_by;
+use crate::ddmin::{Split, ddmin_by};
 use crate::engine::{ReduceError, Reducer, shortlex_less};
 use crate::lexicon::{Lexicon, Splices, Token, TokenKind};
+use crate::pool::Next;
 use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
 
@@ -58,8 +59,36 @@ fn apply_changes(r: &mut Reducer<'_>, changes: &[Splices]) -> Result<bool, Reduc
     if changes.is_empty() {
         return Ok(false);
     }
-    let all = Splices::union(changes);
-    let found = r.first_interesting_by(1, |_| Some(all.clone()), |s, out| render(r, s, out))?;
+    // The candidate that applies every change but those `kept`.
+    let applying_all_but = |kept: &[usize]| {
+        let mut k = kept.iter().peekable();
+        let applied = changes.iter().enumerate().filter(|&(i, _)| {
+            let keep = k.peek() == Some(&&i);
+            if keep {
+                k.next();
+            }
+            !keep
+        });
+        Splices::union(applied.map(|(_, s)| s))
+    };
+    let all = applying_all_but(&[]);
+    // If applying them all fails, ddmin's first step comes next: idle workers start it.
+    let first = Split::new((0..changes.len()).collect(), 2, 0);
+    let reducer = &*r;
+    let then = |i: usize, out: &mut Vec<u8>| {
+        render(reducer, &applying_all_but(&first.kept(i)), out);
+        true
+    };
+    let next = Next {
+        failed: (changes.len() >= 2).then_some((first.count(), &then as _)),
+        won: None,
+    };
+    let found = reducer.first_interesting_then(
+        1,
+        &|_| Some(all.clone()),
+        &|s: &Splices, out: &mut Vec<u8>| render(reducer, s, out),
+        next,
+    )?;
     if let Some(f) = found {
         r.accept(&f);
         return Ok(true);
@@ -68,24 +97,7 @@ fn apply_changes(r: &mut Reducer<'_>, changes: &[Splices]) -> Result<bool, Reduc
         return Ok(false);
     }
     // ddmin keeps the changes it could not apply; every other one was applied and accepted.
-    let (kept, _) = ddmin_by(
-        r,
-        changes.len(),
-        2,
-        |kept| {
-            let mut k = kept.iter().peekable();
-            let applied = changes.iter().enumerate().filter(|&(i, _)| {
-                let keep = k.peek() == Some(&&i);
-                if keep {
-                    k.next();
-                }
-                !keep
-            });
-            Splices::union(applied.map(|(_, s)| s))
-        },
-        render,
-        None,
-    )?;
+    let (kept, _) = ddmin_by(r, changes.len(), 2, applying_all_but, render, None)?;
     Ok(kept.len() < changes.len())
 }
 
@@ -206,15 +218,30 @@ fn greedy(r: &mut Reducer<'_>, items: &[(Range<usize>, &str)]) -> Result<bool, R
     let mut accepted = false;
     while start < items.len() {
         let rest = &items[start..];
+        let on_top = |state: &Splices, (span, bytes): &(Range<usize>, &str)| {
+            let mut s = state.clone();
+            s.add(span.clone(), bytes.as_bytes()).then_some(s)
+        };
+        let reducer = &*r;
         let current = &state;
-        let found = r.first_interesting_by(
+        // After candidate `w` wins: the rest of the sweep on top of it.
+        let won = |w: usize, i: usize, out: &mut Vec<u8>| {
+            let Some(s) = on_top(current, &rest[w]).and_then(|s| on_top(&s, &rest[w + 1 + i]))
+            else {
+                return false;
+            };
+            render(reducer, &s, out);
+            true
+        };
+        let won_count = |w: usize| rest.len() - w - 1;
+        let found = reducer.first_interesting_then(
             rest.len(),
-            |i| {
-                let (span, bytes) = &rest[i];
-                let mut s = current.clone();
-                s.add(span.clone(), bytes.as_bytes()).then_some(s)
+            &|i| on_top(current, &rest[i]),
+            &|s: &Splices, out: &mut Vec<u8>| render(reducer, s, out),
+            Next {
+                failed: None,
+                won: Some((&won_count, &won)),
             },
-            |s, out| render(r, s, out),
         )?;
         let Some(f) = found else { break };
         r.accept(&f);
