@@ -116,8 +116,9 @@ fn object_stream(members: &[(ObjectId, Object)], bodies: &[Vec<u8>]) -> Stream {
     stream
 }
 
-/// The input's header: the `%PDF-x.y` line and, if the next line is a comment (the binary mark),
-/// that line too, as they were written.
+/// The input's header: the `%PDF-x.y` line and, if the next line is a binary mark (a comment
+/// holding bytes above 127, which tells programs the file is binary), that line too, as they were
+/// written. Any other comment is dropped with the rest of what lies between objects.
 pub(crate) fn header(input: &[u8], version: &str) -> Vec<u8> {
     let line_end = |from: usize| {
         let mut i = from;
@@ -137,7 +138,10 @@ pub(crate) fn header(input: &[u8], version: &str) -> Vec<u8> {
     };
     let mut end = line_end(start);
     if input.get(end) == Some(&b'%') && input.get(end + 1) != Some(&b'%') {
-        end = line_end(end);
+        let mark = line_end(end);
+        if input[end..mark].iter().any(|&b| b > 127) {
+            end = mark;
+        }
     }
     let mut h = input[start..end].to_vec();
     if !h.ends_with(b"\n") && !h.ends_with(b"\r") {

@@ -107,9 +107,9 @@ fn odd() -> Vec<u8> {
     ])
 }
 
-/// A classic PDF whose object `i + 1` is `objects[i]`.
+/// A classic PDF whose object `i + 1` is `objects[i]`, with a comment after the header line.
 fn document_with(objects: &[&str]) -> Vec<u8> {
-    let mut out = b"%PDF-1.4\n".to_vec();
+    let mut out = b"%PDF-1.4\n% made by hand\n".to_vec();
     let mut offsets = Vec::new();
     for (i, o) in objects.iter().enumerate() {
         offsets.push(out.len());
@@ -141,6 +141,9 @@ fn unchanged_objects_keep_their_syntax_and_changed_ones_are_written_afresh() {
     let out = render(&doc, &Edits::new().with(at(t, "Root/Z"), Edit::Delete));
     qpdf_check(&out).unwrap_or_else(|e| panic!("{e}"));
     let text = String::from_utf8_lossy(&out);
+    // The header line stays; the comment after it is no binary mark and goes.
+    assert!(text.starts_with("%PDF-1.4\n2 0 obj\n"), "{text}");
+    assert!(!text.contains("made by hand"), "{text}");
     for unchanged in [
         "2 0 obj\n<</Type/Pages/Kids[3 0 R]/Count 1>>\nendobj",
         "3 0 obj\n<</Type/Page/Parent 2 0 R/MediaBox[0 0 +612.0 792.]>>\nendobj",
