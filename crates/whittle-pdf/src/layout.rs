@@ -50,11 +50,30 @@ impl Layout {
         limit: usize,
     ) -> Layout {
         let mut layout = Layout::default();
+        // An object's bytes end before the next object starts: reading one never runs past it,
+        // so reading them all is linear in the input, whatever its damage.
+        let mut starts: Vec<usize> = xref
+            .values()
+            .filter_map(|e| match *e {
+                XrefEntry::Normal { offset, .. } => Some(offset as usize),
+                _ => None,
+            })
+            .collect();
+        starts.sort_unstable();
+        starts.dedup();
+        let resolve = |r: ObjectId| match objects.get(&r) {
+            Some(Object::Integer(n)) => usize::try_from(*n).ok(),
+            _ => None,
+        };
         for (&num, entry) in xref {
             match *entry {
                 XrefEntry::Normal { offset, generation } => {
                     let id = (num, generation);
-                    if let Some((span, length)) = object_span(input, offset as usize, id) {
+                    let offset = offset as usize;
+                    let next = starts.partition_point(|&o| o <= offset);
+                    let end = starts.get(next).copied().unwrap_or(input.len());
+                    let segment = input.get(..end.min(input.len())).unwrap_or_default();
+                    if let Some((span, length)) = object_span(segment, offset, id, &resolve) {
                         let length = match length {
                             Some(Length::Indirect(r)) => Some(r),
                             _ => None,
@@ -71,21 +90,6 @@ impl Layout {
                 }
                 XrefEntry::Free | XrefEntry::UnusableFree => {}
             }
-        }
-        // A stream's span was read with its direct `/Length`; an indirect one is checked now.
-        let mut wrong = Vec::new();
-        for (&id, place) in &layout.places {
-            if let Place::Plain {
-                span,
-                length: Some(r),
-            } = place
-                && !indirect_length_fits(input, span, objects.get(r))
-            {
-                wrong.push(id);
-            }
-        }
-        for id in wrong {
-            layout.places.remove(&id);
         }
         for (&container, members) in &layout.members {
             let Some(Object::Stream(stream)) = objects.get(&(container, 0)) else {
@@ -231,8 +235,14 @@ fn number(s: &[u8], i: usize) -> Option<(u64, usize)> {
 }
 
 /// The span of object `id` written at `offset`: from its `N G obj` to the end of its `endobj`,
-/// with the `/Length` of a stream's dictionary. `None` if the bytes there are not that object.
-fn object_span(s: &[u8], offset: usize, id: ObjectId) -> Option<(Range<usize>, Option<Length>)> {
+/// with the `/Length` of a stream's dictionary (an indirect one is read by `resolve`). `None` if
+/// the bytes there are not that object.
+fn object_span(
+    s: &[u8],
+    offset: usize,
+    id: ObjectId,
+    resolve: &dyn Fn(ObjectId) -> Option<usize>,
+) -> Option<(Range<usize>, Option<Length>)> {
     let (num, i) = number(s, offset)?;
     let (generation, i) = number(s, skip_blank(s, i))?;
     if num != u64::from(id.0) || generation != u64::from(id.1) {
@@ -292,10 +302,9 @@ fn object_span(s: &[u8], offset: usize, id: ObjectId) -> Option<(Range<usize>, O
                         [b'\n', ..] | [b'\r', ..] => i + 1,
                         _ => return None,
                     };
-                    // A direct length places `endstream`; an indirect one is checked later.
                     let end = match length? {
                         Length::Direct(n) => data.checked_add(n)?,
-                        Length::Indirect(_) => find(s, data, b"endstream")?,
+                        Length::Indirect(r) => data.checked_add(resolve(r)?)?,
                     };
                     let e = skip_blank(s, end);
                     if s.get(e..e + 9)? != b"endstream" {
@@ -336,52 +345,33 @@ fn object_span(s: &[u8], offset: usize, id: ObjectId) -> Option<(Range<usize>, O
     }
 }
 
-fn find(s: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    s.get(from..)?
-        .windows(needle.len())
-        .position(|w| w == needle)
-        .map(|p| p + from)
-}
-
-/// Whether a stream span read with an indirect `/Length` has exactly that many bytes of data.
-fn indirect_length_fits(s: &[u8], span: &Range<usize>, length: Option<&Object>) -> bool {
-    let Some(Object::Integer(n)) = length else {
-        return false;
-    };
-    let Some(body) = s.get(span.clone()) else {
-        return false;
-    };
-    let Some(k) = find(body, 0, b"stream") else {
-        return false;
-    };
-    let data = match body.get(k + 6..) {
-        Some([b'\r', b'\n', ..]) => k + 8,
-        Some([b'\n', ..] | [b'\r', ..]) => k + 7,
-        _ => return false,
-    };
-    let Ok(n) = usize::try_from(*n) else {
-        return false;
-    };
-    let e = skip_blank(body, data.saturating_add(n));
-    body.get(e..e + 9) == Some(b"endstream")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn find(s: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+        s[from..]
+            .windows(needle.len())
+            .position(|w| w == needle)
+            .map(|p| p + from)
+    }
+
+    fn no_object(_: ObjectId) -> Option<usize> {
+        None
+    }
 
     #[test]
     fn spans_end_at_endobj_past_strings_comments_and_stream_data() {
         let s = b"%PDF-1.4\n1 0 obj\n<</A(endobj \\) ( x)) /B<656e646f626a>%endobj\n>>\nendobj\n\
                   2 0 obj <</Length 9>>stream\nendobj!!!\nendstream endobj";
-        let (span, length) = object_span(s, 9, (1, 0)).unwrap();
+        let (span, length) = object_span(s, 9, (1, 0), &no_object).unwrap();
         assert_eq!(
             &s[span],
             &b"1 0 obj\n<</A(endobj \\) ( x)) /B<656e646f626a>%endobj\n>>\nendobj"[..]
         );
         assert_eq!(length, None);
         let at = find(s, 0, b"2 0 obj").unwrap();
-        let (span, length) = object_span(s, at, (2, 0)).unwrap();
+        let (span, length) = object_span(s, at, (2, 0), &no_object).unwrap();
         assert_eq!(
             &s[span],
             &b"2 0 obj <</Length 9>>stream\nendobj!!!\nendstream endobj"[..]
@@ -393,17 +383,41 @@ mod tests {
     fn a_wrong_offset_length_or_bracket_gives_no_span() {
         let s = b"1 0 obj <</Length 3>>stream\nabcdef\nendstream endobj 2 0 obj [1 2>> endobj";
         assert_eq!(
-            object_span(s, 0, (1, 0)),
+            object_span(s, 0, (1, 0), &no_object),
             None,
             "the data is longer than /Length"
         );
-        assert_eq!(object_span(s, 0, (3, 0)), None, "another object number");
+        assert_eq!(
+            object_span(s, 0, (3, 0), &no_object),
+            None,
+            "another object number"
+        );
         let at = find(s, 0, b"2 0 obj").unwrap();
-        assert_eq!(object_span(s, at, (2, 0)), None, "unbalanced");
+        assert_eq!(object_span(s, at, (2, 0), &no_object), None, "unbalanced");
         let s = b"4 0 obj <</Length 5 0 R>>stream\nabc\nendstream\nendobj";
-        let (span, length) = object_span(s, 0, (4, 0)).unwrap();
+        let three = |r: ObjectId| (r == (5, 0)).then_some(3);
+        let (span, length) = object_span(s, 0, (4, 0), &three).unwrap();
+        assert_eq!(span, 0..s.len());
         assert_eq!(length, Some(Length::Indirect((5, 0))));
-        assert!(indirect_length_fits(s, &span, Some(&Object::Integer(3))));
-        assert!(!indirect_length_fits(s, &span, Some(&Object::Integer(2))));
+        let two = |r: ObjectId| (r == (5, 0)).then_some(2);
+        assert_eq!(
+            object_span(s, 0, (4, 0), &two),
+            None,
+            "a wrong indirect length"
+        );
+        assert_eq!(object_span(s, 0, (4, 0), &no_object), None, "a missing one");
+    }
+
+    #[test]
+    fn reading_stops_at_the_end_of_the_segment() {
+        // An unclosed string would run to the end of the input; cut at the next object, it ends
+        // there, unread.
+        let s = b"1 0 obj (unclosed endobj 2 0 obj (x) endobj";
+        let at = find(s, 0, b"2 0 obj").unwrap();
+        assert_eq!(object_span(&s[..at], 0, (1, 0), &no_object), None);
+        assert_eq!(
+            object_span(s, at, (2, 0), &no_object),
+            Some((at..s.len(), None))
+        );
     }
 }
