@@ -240,7 +240,8 @@ pub(crate) enum Show {
     #[default]
     Raw,
     /// As `PROGRAM ARGS...` prints them, `{}` in the arguments being the output file: for PDFs,
-    /// whose objects whittle writes into compressed object streams, qpdf's uncompressed QDF form.
+    /// whose objects whittle copies with their filters and object streams, qpdf's uncompressed
+    /// QDF form.
     /// Raw, if the program fails.
     Through { program: String, args: Vec<String> },
 }

@@ -126,8 +126,8 @@ pub(crate) fn document(
          `--no-rules`, `n/a` for a format that has no shipped rules (`lines`); `gtr` and `gtr*` \
          run both ways, at the same `-j` values. The PDF cases whose oracle is pdfcop run at \
          `-j 2` only (pdfcop takes 1–3 s per call), and PDF outputs are shown as qpdf prints \
-         them uncompressed (`--qdf --object-streams=disable`), since whittle writes their \
-         objects into compressed object streams.\n",
+         them uncompressed (`--qdf --object-streams=disable`), since the objects whittle \
+         copies from the input keep their filters and object streams.\n",
         env.budget_minutes
     );
     for case in cases {

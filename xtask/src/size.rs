@@ -1,8 +1,8 @@
 //! The size of an input or output beyond its bytes: tree nodes by whittle's own parser of the
 //! case's format, and lexical tokens.
 
-/// Whether tokens are counted for the format: not for PDF, whose objects whittle writes into
-/// compressed object streams (a lexical count of compressed bytes measures nothing). Also
+/// Whether tokens are counted for the format: not for PDF, whose objects whittle copies with
+/// their filters and object streams (a lexical count of compressed bytes measures nothing). Also
 /// applied to results saved before the rule.
 pub(crate) fn counts_tokens(lang: &str) -> bool {
     lang != "pdf"

@@ -94,6 +94,10 @@ pub(crate) struct ReduceArgs {
     /// Do not check candidates with the format's own parser before running the test.
     #[arg(long)]
     pub(crate) no_gate: bool,
+    /// PDF: write the candidates of an encrypted input decrypted [default: with the input's
+    /// encryption].
+    #[arg(long)]
+    pub(crate) pdf_decrypt: bool,
     /// Write every count and timing as JSON to this file.
     #[arg(long, value_name = "FILE.json")]
     pub(crate) report: Option<PathBuf>,

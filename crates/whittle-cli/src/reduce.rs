@@ -116,8 +116,23 @@ pub(crate) fn reduce(args: ReduceArgs) -> Result<ExitCode> {
     finish(&ctx, &reduced, &sink, say, &rules_source, generated_before)
 }
 
-/// The format: the trace format with `--generator`, else `--lang` or the file's extension.
+/// The format: the trace format with `--generator`, else `--lang` or the file's extension;
+/// `--pdf-decrypt` picks the PDF format that writes decrypted candidates.
 fn choose_format(args: &ReduceArgs) -> Result<(&'static dyn Format, bool)> {
+    let (format, guessed) = choose_base_format(args)?;
+    if !args.pdf_decrypt {
+        return Ok((format, guessed));
+    }
+    if format.name() != whittle::pdf_decrypted().name() {
+        return Err(bad(format!(
+            "--pdf-decrypt applies to PDF only; the format is {}",
+            format.name()
+        )));
+    }
+    Ok((whittle::pdf_decrypted(), guessed))
+}
+
+fn choose_base_format(args: &ReduceArgs) -> Result<(&'static dyn Format, bool)> {
     match (&args.generator, args.lang.as_deref()) {
         (Some(_), None | Some("trace")) => Ok((
             whittle::format_named("trace").context("this build has no trace format")?,

@@ -184,9 +184,8 @@ fn tree_prints_the_triage_outline() {
 }
 
 #[test]
-fn a_pdf_without_pages_is_refused_with_exit_status_2() {
+fn a_pdf_without_a_catalog_is_refused_with_exit_status_2() {
     for (name, says) in [
-        ("damaged-no-pages.pdf", "no pages"),
         ("damaged-no-root.pdf", "no /Root"),
         ("damaged-user-password.pdf", "user password"),
     ] {
@@ -225,5 +224,113 @@ fn a_damaged_pdf_is_reduced_after_repair() {
         "{}{}",
         stdout(&check),
         stderr(&check)
+    );
+}
+
+/// The oracle of the encrypted reductions: qpdf checks the file cleanly, shows the same
+/// encryption as the original (`$2`, what `qpdf --show-encryption` printed for it), and the file
+/// decrypted by `qpdf --qdf` still holds the opening script.
+const SAME_ENCRYPTION_AND_SCRIPT: &str = r#"qpdf --check "$1" >/dev/null 2>&1 || exit 1
+qpdf --show-encryption "$1" > shown.txt 2>&1 || exit 1
+cmp -s shown.txt "$2" || exit 1
+qpdf --qdf --object-streams=disable "$1" plain.pdf >/dev/null 2>&1
+grep -q "app.alert" plain.pdf"#;
+
+#[test]
+fn an_encrypted_pdf_is_reduced_with_its_encryption_kept() {
+    require_qpdf();
+    for (name, method) in [
+        ("encrypted-bulky-rc4.pdf", "R = 3\n"),
+        (
+            "encrypted-bulky-aes128.pdf",
+            "stream encryption method: AESv2\n",
+        ),
+        (
+            "encrypted-bulky-aes256.pdf",
+            "stream encryption method: AESv3\n",
+        ),
+    ] {
+        let case = Case::with(name);
+        case.script("same.sh", SAME_ENCRYPTION_AND_SCRIPT);
+        let shown = case.run("qpdf", &["--show-encryption", name]);
+        fs::write(case.path("original.txt"), &shown.stdout).unwrap();
+        assert!(
+            stdout(&shown).contains(method),
+            "{name}: {}",
+            stdout(&shown)
+        );
+        let expected = case.path("original.txt");
+        let test = format!("./same.sh {{}} {}", expected.display());
+        let out = case.whittle(&["reduce", name, "--test", &test, "-j", "2", "-o", "out.pdf"]);
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        let input = fs::read(case.path(name)).unwrap();
+        let reduced = fs::read(case.path("out.pdf")).unwrap();
+        assert!(
+            reduced.len() * 10 < input.len(),
+            "{name}: {} of {} bytes left",
+            reduced.len(),
+            input.len()
+        );
+        let again = case.run("qpdf", &["--show-encryption", "out.pdf"]);
+        assert!(
+            stdout(&again).contains(method),
+            "{name}: {}",
+            stdout(&again)
+        );
+        assert_eq!(
+            stdout(&again),
+            stdout(&shown),
+            "{name}: the same encryption"
+        );
+        let still = case.run(
+            "sh",
+            &["./same.sh", "out.pdf", &expected.display().to_string()],
+        );
+        assert!(still.status.success(), "{name}: still interesting");
+        // The script is encrypted in the file.
+        assert!(!reduced.windows(9).any(|w| w == b"app.alert"), "{name}");
+    }
+}
+
+#[test]
+fn pdf_decrypt_writes_the_reduced_file_decrypted() {
+    require_qpdf();
+    let case = Case::with("encrypted-bulky-aes128.pdf");
+    case.script("opens-js.sh", OPENS_JS);
+    let out = case.whittle(&[
+        "reduce",
+        "encrypted-bulky-aes128.pdf",
+        "--pdf-decrypt",
+        "--test",
+        "./opens-js.sh {}",
+        "-o",
+        "out.pdf",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let shown = case.run("qpdf", &["--show-encryption", "out.pdf"]);
+    assert!(
+        stdout(&shown).contains("File is not encrypted"),
+        "{}",
+        stdout(&shown)
+    );
+    let reduced = fs::read(case.path("out.pdf")).unwrap();
+    assert!(!reduced.windows(8).any(|w| w == b"/Encrypt"), "no /Encrypt");
+    let still = case.run("sh", &["./opens-js.sh", "out.pdf"]);
+    assert!(still.status.success(), "still interesting");
+    // Not a PDF: the option is refused.
+    let other = case.whittle(&[
+        "reduce",
+        "--lang",
+        "xml",
+        "--pdf-decrypt",
+        "encrypted-bulky-aes128.pdf",
+        "--test",
+        "true",
+    ]);
+    assert_eq!(other.status.code(), Some(2), "{}", stderr(&other));
+    assert!(
+        stderr(&other).contains("--pdf-decrypt applies to PDF only"),
+        "{}",
+        stderr(&other)
     );
 }

@@ -1,8 +1,9 @@
 //! Round trip over PDF files: parse, write afresh (the form every candidate has), parse again,
 //! compare the trees, and optionally run `qpdf --check` on the rewritten file.
 //!
-//! Usage: `cargo run --release -p whittle-pdf --example roundtrip -- [--qpdf] [--dump] FILE...`
-//! (`--dump` also prints each file's tree, one line per node).
+//! Usage: `cargo run --release -p whittle-pdf --example roundtrip -- [--qpdf] [--dump]
+//! [--write DIR] FILE...` (`--dump` also prints each file's tree, one line per node; `--write`
+//! saves each rewrite in DIR under the file's name).
 //! Prints one line per file: bytes, nodes, objects, rewritten bytes, whether the trees agree, the
 //! gate, qpdf's verdict and the times.
 #![allow(
@@ -48,7 +49,13 @@ fn main() -> ExitCode {
     let mut qpdf = false;
     let mut dump = false;
     let mut ok = true;
-    for arg in std::env::args().skip(1) {
+    let mut write_to: Option<std::path::PathBuf> = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        if arg == "--write" {
+            write_to = args.next().map(Into::into);
+            continue;
+        }
         if arg == "--qpdf" {
             qpdf = true;
             continue;
@@ -80,6 +87,10 @@ fn main() -> ExitCode {
         let t = Instant::now();
         let out = rewrite(&doc);
         let write = t.elapsed();
+        if let Some(dir) = &write_to {
+            let name = std::path::Path::new(&arg).file_name().unwrap_or_default();
+            let _ = std::fs::write(dir.join(name), &out);
+        }
         let again = Pdf.parse(&out);
         let same = match &again {
             Ok(d) => diff(&doc.tree, &d.tree).map_or("same tree".to_string(), |d| {

@@ -5,9 +5,63 @@ use crate::model::{PdfState, build};
 use crate::templates::{DropUnreachable, InlineReference, SubstituteByChild, state};
 use whittle_core::{Deletion, Document, Edits, Format, ParseError, Template};
 
-/// The PDF format. See the crate documentation and `docs/pdf.md`.
+/// The PDF format. See the crate documentation and `docs/pdf.md`. Candidates of an encrypted
+/// input are written with the input's encryption; [`DecryptedPdf`] writes them decrypted.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Pdf;
+
+/// The PDF format writing the candidates of an encrypted input decrypted (`--pdf-decrypt`);
+/// otherwise the same as [`Pdf`], and also named `pdf`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DecryptedPdf;
+
+fn parse_with(input: &[u8], decrypt: bool) -> Result<Document, ParseError> {
+    let loaded = load(input, decrypt)?;
+    let diagnostics = loaded.diagnostics.clone();
+    let (tree, state) = build(input, loaded, decrypt)?;
+    let mut doc = Document::new(tree);
+    doc.diagnostics = diagnostics;
+    doc.extra = Some(Box::new(state));
+    Ok(doc)
+}
+
+impl Format for DecryptedPdf {
+    fn name(&self) -> &'static str {
+        Pdf.name()
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        Pdf.extensions()
+    }
+
+    fn description(&self) -> &'static str {
+        "PDF (lopdf), candidates of an encrypted input written decrypted"
+    }
+
+    fn parse(&self, input: &[u8]) -> Result<Document, ParseError> {
+        parse_with(input, true)
+    }
+
+    fn render(&self, doc: &Document, edits: &Edits, out: &mut Vec<u8>) {
+        Pdf.render(doc, edits, out);
+    }
+
+    fn templates(&self) -> Vec<Box<dyn Template>> {
+        Pdf.templates()
+    }
+
+    fn outline(&self, doc: &Document) -> String {
+        Pdf.outline(doc)
+    }
+
+    fn has_gate(&self) -> bool {
+        true
+    }
+
+    fn gate(&self, bytes: &[u8]) -> bool {
+        Pdf.gate(bytes)
+    }
+}
 
 impl Format for Pdf {
     fn name(&self) -> &'static str {
@@ -23,18 +77,12 @@ impl Format for Pdf {
     }
 
     fn parse(&self, input: &[u8]) -> Result<Document, ParseError> {
-        let loaded = load(input)?;
-        let diagnostics = loaded.diagnostics.clone();
-        let (tree, state) = build(input, loaded)?;
-        let mut doc = Document::new(tree);
-        doc.diagnostics = diagnostics;
-        doc.extra = Some(Box::new(state));
-        Ok(doc)
+        parse_with(input, false)
     }
 
-    /// No edit gives back the input itself; any edit writes the candidate afresh with lopdf
-    /// (object streams, a cross-reference stream). A candidate without a catalog or a page
-    /// renders as the empty file.
+    /// No edit gives back the input itself; any edit writes the candidate (unchanged objects as
+    /// they were stored, changed ones afresh, a new cross-reference table or stream). A candidate
+    /// without a catalog or a page tree renders as the empty file.
     fn render(&self, doc: &Document, edits: &Edits, out: &mut Vec<u8>) {
         let Some(state) = state(doc) else { return };
         if edits.is_empty() {
@@ -70,7 +118,7 @@ impl Format for Pdf {
         true
     }
 
-    /// The candidate loads with lopdf and has a catalog with at least one page.
+    /// The candidate loads with lopdf and has a catalog with a page tree.
     fn gate(&self, bytes: &[u8]) -> bool {
         if bytes.is_empty() {
             return false;

@@ -7,25 +7,30 @@
 //! indirect reference is a `ref` node; the first reference to an object in a breadth-first walk
 //! owns it (the object hangs below it), later ones are leaves. See `docs/pdf.md`.
 //!
-//! Rendering an unedited document gives back the input; any edit writes a complete PDF afresh
-//! with lopdf (object streams, a cross-reference stream), with references to deleted objects as
-//! `null` and without the objects the trailer no longer reaches. The templates add
+//! Rendering an unedited document gives back the input; any edit writes a complete PDF whose
+//! unchanged objects are copied as they were stored (an object stream whole when all its objects
+//! are unchanged) and whose changed objects and cross-reference data (a classic table, or a
+//! stream when an object stream is kept) are written afresh, with references to deleted objects
+//! as `null` and without the objects the trailer no longer reaches. An encrypted input's
+//! candidates keep its security handler ([`DecryptedPdf`] writes them decrypted). The templates add
 //! `drop-unreachable` (rewrite the file), `inline-reference` and a PDF-aware
 //! `substitute-by-child` to deletion. The validity gate reloads a candidate with lopdf and wants
-//! a catalog and a page. `whittle tree` prints a triage outline: objects, actions, JavaScript,
+//! a catalog with a page tree. `whittle tree` prints a triage outline: objects, actions, JavaScript,
 //! embedded files.
 //!
 //! Nothing in a PDF is executed or interpreted beyond its object syntax; decoding is bounded
 //! (object streams share a budget, scripts are decoded for display up to 1 MiB).
 
 mod format;
+mod layout;
 mod load;
 mod model;
 mod outline;
 mod render;
 mod templates;
+mod write;
 
-pub use format::{Pdf, rewrite};
+pub use format::{DecryptedPdf, Pdf, rewrite};
 
 #[cfg(test)]
 mod tests;

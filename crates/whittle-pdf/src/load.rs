@@ -1,5 +1,5 @@
 //! Loading a PDF with lopdf, with bounds for hostile input, and the structural check that both
-//! parsing and rendering apply: a catalog reached from `/Root` and at least one page.
+//! parsing and rendering apply: a catalog reached from `/Root` with a page tree.
 
 use lopdf::{Dictionary, LoadOptions, Object, ObjectId};
 use std::collections::{BTreeMap, HashSet};
@@ -57,7 +57,9 @@ fn describe(e: &lopdf::Error) -> String {
 
 /// Loads `input` with lopdf, leniently (damaged cross-references are rebuilt), decrypting files
 /// whose user password is empty, and checks that the result is a document: a catalog and pages.
-pub(crate) fn load(input: &[u8]) -> Result<Loaded, ParseError> {
+///
+/// `decrypt` says whether candidates will be written decrypted (the diagnostic says which).
+pub(crate) fn load(input: &[u8], decrypt: bool) -> Result<Loaded, ParseError> {
     let Some(header) = find(input, b"%PDF-") else {
         return Err(error("not a PDF: no `%PDF-` header"));
     };
@@ -92,8 +94,12 @@ pub(crate) fn load(input: &[u8]) -> Result<Loaded, ParseError> {
     if decrypted {
         diagnostics.push(Diagnostic {
             offset: 0,
-            message: "encrypted with an empty user password: decrypted; reduced files are written unencrypted"
-                .into(),
+            message: if decrypt {
+                "encrypted with an empty user password: decrypted; reduced files are written unencrypted (--pdf-decrypt)"
+            } else {
+                "encrypted with an empty user password: reduced files are written with the same encryption"
+            }
+            .into(),
         });
     }
     match doc.xref_recovery {
@@ -110,6 +116,12 @@ pub(crate) fn load(input: &[u8]) -> Result<Loaded, ParseError> {
     }
     let pages = check_structure(&doc.trailer, &doc.objects, false).map_err(error)?;
     let strict = check_structure(&doc.trailer, &doc.objects, true).is_ok();
+    if pages == 0 {
+        diagnostics.push(Diagnostic {
+            offset: 0,
+            message: "the page tree holds no page".into(),
+        });
+    }
     Ok(Loaded {
         doc,
         diagnostics,
@@ -123,9 +135,9 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
 }
 
-/// Checks that the trailer's `/Root` is a catalog dictionary with a page tree holding at least one
-/// page; returns the number of pages. Iterative, and every object is visited once, so cycles in
-/// the page tree are harmless.
+/// Checks that the trailer's `/Root` is a catalog dictionary with a page tree (a `/Pages`
+/// dictionary, possibly without any page); returns the number of pages. Iterative, and every
+/// object is visited once, so cycles in the page tree are harmless.
 ///
 /// `strict` also wants what the PDF rules ask of the page tree and what `qpdf --check` warns
 /// about: the catalog, the page tree root and every kid are indirect objects, inner nodes are
@@ -148,7 +160,10 @@ pub(crate) fn check_structure(
     }
     let pages = catalog
         .get(b"Pages")
-        .map_err(|_| "the catalog has no /Pages: the document has no pages".to_string())?;
+        .map_err(|_| "the catalog has no /Pages: the document has no page tree".to_string())?;
+    if !matches!(resolve(pages), Some((_, Object::Dictionary(_)))) {
+        return Err("the catalog's /Pages is not a page tree dictionary".into());
+    }
     // A page is a dictionary reached through a `/Kids` array that has no `/Kids` itself; the
     // root of the page tree must have `/Kids`.
     let mut seen: HashSet<ObjectId> = HashSet::new();
@@ -191,9 +206,6 @@ pub(crate) fn check_structure(
             _ if strict => return Err("the root of the page tree has no /Kids".into()),
             _ => {}
         }
-    }
-    if count == 0 {
-        return Err("the page tree holds no page: the document has no pages".into());
     }
     Ok(count)
 }

@@ -11,9 +11,10 @@
 //! The tree is built over a synthetic, deterministic PDF-like text (one span per node); the real
 //! values live in [`PdfState`], indexed by node id.
 
+use crate::layout::Layout;
 use crate::load::Loaded;
-use lopdf::{Dictionary, Object, ObjectId};
-use std::collections::{HashSet, VecDeque};
+use lopdf::{Dictionary, EncryptionState, Object, ObjectId};
+use std::collections::{BTreeMap, HashSet, VecDeque};
 use whittle_core::{NodeId, ParseError, Tree, TreeBuilder};
 
 /// Trailer keys that describe the file layout, not the document; the writer regenerates them.
@@ -66,10 +67,19 @@ pub(crate) struct PdfState {
     pub(crate) nodes: Vec<Node>,
     /// The `%PDF-x.y` version.
     pub(crate) version: String,
-    /// The binary mark of the header.
-    pub(crate) binary_mark: Vec<u8>,
+    /// The input's header as written: the `%PDF-x.y` line and the binary mark's line.
+    pub(crate) header: Vec<u8>,
     /// Whether the input was encrypted (and decrypted).
     pub(crate) decrypted: bool,
+    /// The input's security handler, when candidates keep the input's encryption.
+    pub(crate) crypt: Option<Crypt>,
+    /// The input's objects as loaded (decrypted): an object of a candidate that is equal to its
+    /// original is copied from the input.
+    pub(crate) originals: BTreeMap<ObjectId, Object>,
+    /// Where each object is stored in the input.
+    pub(crate) layout: Layout,
+    /// The objects that are in the tree (reachable from the trailer).
+    pub(crate) owned: HashSet<ObjectId>,
     /// Number of pages.
     pub(crate) pages: usize,
     /// Whether renderings must pass the strict structural check, as the input does.
@@ -78,6 +88,17 @@ pub(crate) struct PdfState {
     pub(crate) xref_note: Option<&'static str>,
     /// References to objects that do not exist (read as null).
     pub(crate) dangling: usize,
+}
+
+/// The security handler of an encrypted input, kept for the candidates.
+#[derive(Debug)]
+pub(crate) struct Crypt {
+    /// Algorithm, key, revision, permissions: what encrypts a fresh object.
+    pub(crate) state: EncryptionState,
+    /// The number of the `/Encrypt` dictionary, which is copied from the input.
+    pub(crate) encrypt_id: ObjectId,
+    /// The trailer's `/ID`, whose first string enters the key derivation.
+    pub(crate) id: Option<Object>,
 }
 
 impl PdfState {
@@ -147,7 +168,14 @@ enum Ev {
 }
 
 /// Builds the tree and the state from a loaded document.
-pub(crate) fn build(input: &[u8], loaded: Loaded) -> Result<(Tree, PdfState), ParseError> {
+///
+/// `decrypt`: candidates of an encrypted input are written decrypted instead of with the input's
+/// encryption.
+pub(crate) fn build(
+    input: &[u8],
+    loaded: Loaded,
+    decrypt: bool,
+) -> Result<(Tree, PdfState), ParseError> {
     let doc = &loaded.doc;
     let objects = &doc.objects;
     // Breadth-first: nodes are created in BFS order, so the first reference to an object that is
@@ -337,12 +365,35 @@ pub(crate) fn build(input: &[u8], loaded: Loaded) -> Result<(Tree, PdfState), Pa
         Some(_) => Some("offsets corrected"),
         None => None,
     };
+    let crypt = match &doc.encryption_state {
+        Some(state) if !decrypt => Some(Crypt {
+            state: state.clone(),
+            encrypt_id: state.encrypt_object_id().ok_or_else(|| ParseError {
+                offset: 0,
+                message: "encrypted, but the /Encrypt dictionary is not an indirect object".into(),
+            })?,
+            id: doc.trailer.get(b"ID").ok().cloned(),
+        }),
+        _ => None,
+    };
+    let layout = Layout::read(
+        input,
+        &doc.reference_table.entries,
+        &doc.objects,
+        crate::load::stream_limit(input),
+    );
+    let version = doc.version.clone();
+    let header = crate::write::header(input, &version);
     let state = PdfState {
         input: input.to_vec(),
         nodes,
-        version: doc.version.clone(),
-        binary_mark: doc.binary_mark.clone(),
+        header,
+        version,
         decrypted: loaded.decrypted,
+        crypt,
+        originals: loaded.doc.objects,
+        layout,
+        owned,
         pages: loaded.pages,
         strict: loaded.strict,
         xref_note,

@@ -1,5 +1,5 @@
-//! Rendering a candidate: the tree with its edits becomes a lopdf document, which lopdf writes
-//! with object streams and a cross-reference stream.
+//! Rendering a candidate: the tree with its edits becomes the candidate's trailer and objects,
+//! which [`crate::write`] writes (unchanged objects as they were stored in the input).
 //!
 //! An object exists in a candidate when the reference that owns it is rendered as a reference and
 //! its value is not deleted. References to objects that do not exist become `null`; a dictionary
@@ -8,6 +8,7 @@
 
 use crate::load::check_structure;
 use crate::model::{Kind, PdfState};
+use crate::write::Candidate;
 use lopdf::{Dictionary, Object, ObjectId, Stream};
 use std::collections::BTreeMap;
 use whittle_core::{Edit, Edits, NodeId, Tree};
@@ -229,8 +230,8 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// The lopdf document of the candidate, or `None` if it has no catalog or no page.
-    pub(crate) fn document(&self) -> Option<lopdf::Document> {
+    /// The candidate's trailer and objects, or `None` if it has no catalog or no page tree.
+    pub(crate) fn candidate(&self) -> Option<Candidate> {
         let trailer = self.trailer();
         let objects: BTreeMap<ObjectId, Object> = self
             .objects
@@ -238,27 +239,15 @@ impl<'a> Builder<'a> {
             .map(|(&id, &v)| (id, self.object(v)))
             .collect();
         check_structure(&trailer, &objects, self.state.strict).ok()?;
-        let mut doc = lopdf::Document::new();
-        doc.version.clone_from(&self.state.version);
-        if self.state.binary_mark.iter().all(|&b| b >= 128) && !self.state.binary_mark.is_empty() {
-            doc.binary_mark.clone_from(&self.state.binary_mark);
-        }
-        doc.max_id = objects.keys().next_back().map_or(0, |id| id.0);
-        doc.objects = objects;
-        doc.trailer = trailer;
-        Some(doc)
+        Some(Candidate { trailer, objects })
     }
 }
 
-/// Writes the candidate; leaves `out` empty if it has no catalog or no page (the empty file,
-/// which is never interesting, stands for "not a PDF").
+/// Writes the candidate (see [`crate::write`]); leaves `out` empty if it has no catalog or no page
+/// tree (the empty file, which is never interesting, stands for "not a PDF").
 pub(crate) fn write(tree: &Tree, state: &PdfState, edits: &Edits, out: &mut Vec<u8>) {
-    let start = out.len();
-    let Some(doc) = Builder::new(tree, state, edits).and_then(|b| b.document()) else {
+    let Some(candidate) = Builder::new(tree, state, edits).and_then(|b| b.candidate()) else {
         return;
     };
-    let mut doc = doc;
-    if doc.save_modern(out).is_err() {
-        out.truncate(start);
-    }
+    crate::write::write(state, candidate, out);
 }

@@ -8,7 +8,8 @@ pub(crate) fn state(doc: &Document) -> Option<&PdfState> {
 }
 
 /// Rewrites the whole file, which drops every object the trailer does not reach, older revisions
-/// of an incrementally updated file, free space, damage and encryption. It proposes one candidate,
+/// of an incrementally updated file, free space, damage and, with `DecryptedPdf`, encryption
+/// (unchanged objects are copied as stored). It proposes one candidate,
 /// at the root: the document with no change except that it is written afresh.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct DropUnreachable;

@@ -57,6 +57,12 @@ pub fn format_for_path(path: &Path) -> Option<&'static dyn Format> {
         .find(|f| f.extensions().contains(&ext.as_str()))
 }
 
+/// The PDF format that writes the candidates of an encrypted input decrypted (`--pdf-decrypt`);
+/// the listed `pdf` format keeps the input's encryption. Also named `pdf`.
+pub fn pdf_decrypted() -> &'static dyn Format {
+    &whittle_pdf::DecryptedPdf
+}
+
 /// The `lines` format, for files no other format claims.
 pub fn lines() -> &'static dyn Format {
     &whittle_lines::Lines

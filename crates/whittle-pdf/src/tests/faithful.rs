@@ -1,0 +1,205 @@
+//! The faithful writer: unchanged objects are copied as they were stored; only changed objects and
+//! the cross-reference data are written afresh.
+
+use super::*;
+use crate::layout::{Layout, Place};
+
+/// The layout of a file, read as the format reads it.
+fn layout_of(bytes: &[u8]) -> Layout {
+    let doc = lopdf::Document::load_mem(bytes).expect("loads");
+    Layout::read(bytes, &doc.reference_table.entries, &doc.objects, 1 << 20)
+}
+
+/// The stored bytes of every object of `bytes` at the top level (object streams included, as
+/// the container), by object id.
+fn stored(bytes: &[u8]) -> BTreeMap<lopdf::ObjectId, Vec<u8>> {
+    layout_of(bytes)
+        .places
+        .into_iter()
+        .filter_map(|(id, p)| match p {
+            Place::Plain { span, .. } => Some((id, bytes[span].to_vec())),
+            Place::Member { .. } => None,
+        })
+        .collect()
+}
+
+use std::collections::BTreeMap;
+
+#[test]
+fn an_untouched_rewrite_differs_from_the_input_only_in_cross_reference_data() {
+    for name in [
+        "sample.pdf",
+        "xref-stream.pdf",
+        "object-streams.pdf",
+        "incremental.pdf",
+        "hostile-cycles.pdf",
+        "encrypted-rc4.pdf",
+        "encrypted-aes128.pdf",
+        "encrypted-aes256.pdf",
+    ] {
+        let input = fixture(name);
+        let doc = parse(&input);
+        let out = rewrite(&doc);
+        let before = stored(&input);
+        let after = stored(&out);
+        let st = state(&doc);
+        // Every object the document holds (and the containers and /Encrypt) is in the rewrite
+        // with the same bytes.
+        let mut copied = 0;
+        let written = lopdf::Document::load_mem(&out).expect("loads");
+        let is_xref = |id| {
+            written
+                .objects
+                .get(id)
+                .and_then(|o: &lopdf::Object| o.as_stream().ok())
+                .is_some_and(|s| s.dict.has_type(b"XRef"))
+        };
+        for (id, bytes) in &after {
+            if is_xref(id) {
+                // The cross-reference stream is written afresh.
+                continue;
+            }
+            if let Some(old) = before.get(id) {
+                assert_eq!(
+                    String::from_utf8_lossy(old),
+                    String::from_utf8_lossy(bytes),
+                    "{name}: object {id:?}"
+                );
+                copied += 1;
+            } else {
+                panic!("{name}: {id:?} is not in the input");
+            }
+        }
+        for id in &st.owned {
+            let in_after = after.contains_key(id)
+                || matches!(st.layout.places.get(id), Some(Place::Member { container, .. }) if after.contains_key(&(*container, 0)));
+            assert!(in_after, "{name}: {id:?} is copied");
+        }
+        assert!(copied >= st.owned.len().min(3), "{name}: {copied} copied");
+        // What is left besides the objects: the header, the cross-reference data, the trailer.
+        let mut rest = out.clone();
+        for (_, bytes) in after.iter().filter(|(id, _)| !is_xref(id)) {
+            let at = rest
+                .windows(bytes.len())
+                .position(|w| w == bytes.as_slice())
+                .expect("present");
+            rest.drain(at..at + bytes.len());
+        }
+        let rest = String::from_utf8_lossy(&rest);
+        assert!(rest.starts_with("%PDF-1."), "{name}: {rest}");
+        assert!(rest.contains("startxref"), "{name}: {rest}");
+        assert!(
+            rest.matches(" obj").count() <= usize::from(rest.contains("/XRef")),
+            "{name}: {rest}"
+        );
+    }
+}
+
+/// A document whose objects use syntax lopdf would write differently: spacing, a hex string, a
+/// name with `#` escapes, number forms, comments, key order.
+fn odd() -> Vec<u8> {
+    document_with(&[
+        "<< /Type /Catalog /Pages 2 0 R /OpenAction 4 0 R /Z 5 0 R >>",
+        "<</Type/Pages/Kids[3 0 R]/Count 1>>",
+        "<</Type/Page/Parent 2 0 R/MediaBox[0 0 +612.0 792.]>>",
+        "<< /S /JavaScript % a comment\n  /JS <6170702e616c657274283129> /N /A#42 >>",
+        "[ (a\\(b) 007 -.5 ]",
+    ])
+}
+
+/// A classic PDF whose object `i + 1` is `objects[i]`, with a comment after the header line.
+fn document_with(objects: &[&str]) -> Vec<u8> {
+    let mut out = b"%PDF-1.4\n% made by hand\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, o) in objects.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend_from_slice(format!("{} 0 obj\n{o}\nendobj\n", i + 1).as_bytes());
+    }
+    let xref = out.len();
+    out.extend_from_slice(
+        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
+    );
+    for o in offsets {
+        out.extend_from_slice(format!("{o:010} 00000 n \n").as_bytes());
+    }
+    out.extend_from_slice(
+        format!(
+            "trailer\n<</Size {}/Root 1 0 R>>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .as_bytes(),
+    );
+    out
+}
+
+#[test]
+fn unchanged_objects_keep_their_syntax_and_changed_ones_are_written_afresh() {
+    let input = odd();
+    let doc = parse(&input);
+    let t = &doc.tree;
+    // Deleting /Z changes the catalog only.
+    let out = render(&doc, &Edits::new().with(at(t, "Root/Z"), Edit::Delete));
+    qpdf_check(&out).unwrap_or_else(|e| panic!("{e}"));
+    let text = String::from_utf8_lossy(&out);
+    // The header line stays; the comment after it is no binary mark and goes.
+    assert!(text.starts_with("%PDF-1.4\n2 0 obj\n"), "{text}");
+    assert!(!text.contains("made by hand"), "{text}");
+    for unchanged in [
+        "2 0 obj\n<</Type/Pages/Kids[3 0 R]/Count 1>>\nendobj",
+        "3 0 obj\n<</Type/Page/Parent 2 0 R/MediaBox[0 0 +612.0 792.]>>\nendobj",
+        "4 0 obj\n<< /S /JavaScript % a comment\n  /JS <6170702e616c657274283129> /N /A#42 >>\nendobj",
+    ] {
+        assert!(text.contains(unchanged), "{unchanged:?} in {text}");
+    }
+    // The catalog is written afresh (lopdf's syntax), and object 5 is gone with /Z.
+    assert!(
+        text.contains("1 0 obj\n<</Type/Catalog/Pages 2 0 R/OpenAction 4 0 R>>\nendobj"),
+        "{text}"
+    );
+    assert!(!text.contains("5 0 obj"), "{text}");
+    // A classic table with a subsection per run of numbers, and a trailer with /Size and /Root.
+    assert!(text.contains("xref\n0 5\n0000000000 65535 f \n"), "{text}");
+    assert!(
+        text.contains("trailer\n<</Size 5/Root 1 0 R>>\nstartxref\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_changed_object_stream_keeps_the_stored_bytes_of_its_unchanged_objects() {
+    let input = fixture("object-streams.pdf");
+    let doc = parse(&input);
+    let st = state(&doc);
+    let t = &doc.tree;
+    // qpdf put the catalog in an object stream with most other objects; deleting /Outlines changes
+    // the catalog only.
+    let out = render(
+        &doc,
+        &Edits::new().with(at(t, "Root/Outlines"), Edit::Delete),
+    );
+    qpdf_check(&out).unwrap_or_else(|e| panic!("{e}"));
+    let written = layout_of(&out);
+    let mut kept = 0;
+    for id in &st.owned {
+        let (Some(before), Some(after)) = (st.layout.member_bytes(*id), written.member_bytes(*id))
+        else {
+            continue;
+        };
+        let obj = &st.originals[id];
+        let is_catalog = obj.as_dict().is_ok_and(|d| d.has_type(b"Catalog"));
+        if is_catalog {
+            assert_ne!(before, after, "the catalog is written afresh");
+            assert!(!String::from_utf8_lossy(after).contains("/Outlines"));
+        } else {
+            assert_eq!(
+                String::from_utf8_lossy(before),
+                String::from_utf8_lossy(after),
+                "{id:?}"
+            );
+            kept += 1;
+        }
+    }
+    assert!(kept >= 5, "{kept} objects kept their stored bytes");
+    // The span reader and the object stream reader agree on qpdf's layout: `N 0 obj` is absent.
+    assert!(st.layout.member_spans.len() >= 10);
+}
