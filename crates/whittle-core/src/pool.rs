@@ -5,9 +5,10 @@
 //! answer of a step is always the lowest interesting index, the one a sequential scan finds.
 //! * Look-ahead is bounded: candidate `i` starts only while `i <= lowest unresolved + window`.
 //! * When every candidate of a step is handed out, idle workers start the candidates of the step
-//!   that comes next if this one fails (ddmin's next granularity, the next sweep); their verdicts
-//!   land in the cache, and the next step waits for a test still running instead of starting it
-//!   again. A winner cancels them.
+//!   that comes next if this one fails (ddmin's next granularity, the next sweep, the next
+//!   template or level; see [`Next`]), then those of the step that comes next if the lowest
+//!   candidate still running wins. Their verdicts land in the cache, and the next step waits for
+//!   a test still running instead of starting it again. What the outcome rules out is cancelled.
 //! * Two workers never test the same bytes at once: a candidate whose bytes are being tested
 //!   waits for that test.
 //! * An error counts only if its candidate is below the winner (a sequential scan would have run
