@@ -313,8 +313,8 @@ fn a_test_that_rejects_the_formats_rewriting_stops_before_reducing_with_status_2
     require_qpdf();
     let case = Case::new();
     fs::copy(fixture("encrypted-rc4.pdf"), case.path("enc.pdf")).unwrap();
-    // The test: the file is still encrypted (qpdf --is-encrypted exits 0 only then). Every PDF
-    // whittle writes is decrypted, so no candidate can pass.
+    // The test: the file is still encrypted (qpdf --is-encrypted exits 0 only then). With
+    // --pdf-decrypt every PDF whittle writes is decrypted, so no candidate can pass.
     let runs = case.path("runs");
     case.script(
         "still-encrypted.sh",
@@ -323,6 +323,7 @@ fn a_test_that_rejects_the_formats_rewriting_stops_before_reducing_with_status_2
     let out = case.whittle(&[
         "reduce",
         "enc.pdf",
+        "--pdf-decrypt",
         "--test",
         "./still-encrypted.sh",
         "-j",
@@ -332,8 +333,7 @@ fn a_test_that_rejects_the_formats_rewriting_stops_before_reducing_with_status_2
     ]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("writes every candidate afresh"), "{err}");
-    assert!(err.contains("encryption dropped"), "{err}");
+    assert!(err.contains("writes every candidate decrypted"), "{err}");
     assert!(err.contains("--lang lines"), "{err}");
     assert!(err.contains("nothing was written"), "{err}");
     assert!(!case.path("enc.reduced.pdf").exists());
@@ -361,6 +361,33 @@ fn a_test_that_rejects_the_formats_rewriting_stops_before_reducing_with_status_2
     let status = Command::new("qpdf")
         .arg("--is-encrypted")
         .arg(case.path("enc.lines.pdf"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+
+    // Without --pdf-decrypt, candidates keep the input's encryption: the rewriting passes the
+    // test and the PDF reduces, still encrypted.
+    let kept = case.whittle(&[
+        "reduce",
+        "enc.pdf",
+        "--test",
+        "./still-encrypted.sh",
+        "-j",
+        "1",
+        "--timeout",
+        "60",
+        "-o",
+        "enc.kept.pdf",
+    ]);
+    assert!(kept.status.success(), "{}", stderr(&kept));
+    let (before, after) = (
+        fs::metadata(case.path("enc.pdf")).unwrap().len(),
+        fs::metadata(case.path("enc.kept.pdf")).unwrap().len(),
+    );
+    assert!(after < before, "{after} of {before} bytes");
+    let status = Command::new("qpdf")
+        .arg("--is-encrypted")
+        .arg(case.path("enc.kept.pdf"))
         .status()
         .unwrap();
     assert!(status.success());

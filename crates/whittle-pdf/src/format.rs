@@ -46,6 +46,11 @@ impl Format for DecryptedPdf {
         Pdf.render(doc, edits, out);
     }
 
+    fn rewriting(&self) -> &'static str {
+        "writes every candidate decrypted (--pdf-decrypt), with new cross-reference data (older \
+         revisions, unreachable objects and free space dropped)"
+    }
+
     fn templates(&self) -> Vec<Box<dyn Template>> {
         Pdf.templates()
     }
@@ -93,9 +98,8 @@ impl Format for Pdf {
     }
 
     fn rewriting(&self) -> &'static str {
-        "writes every candidate afresh with lopdf (objects renumbered into object streams with a \
-         cross-reference stream; older revisions, unreachable objects, free space and \
-         encryption dropped)"
+        "writes every candidate with new cross-reference data (the objects it keeps as they were \
+         stored; older revisions, unreachable objects and free space dropped)"
     }
 
     fn templates(&self) -> Vec<Box<dyn Template>> {
