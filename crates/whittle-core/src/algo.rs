@@ -349,18 +349,11 @@ pub fn gtr(r: &mut Reducer<'_>, templates: &[Box<dyn Template>]) -> Result<bool,
             again = false;
             for (i, t) in templates.iter().enumerate() {
                 // What comes next if this template changes nothing here.
-                let after = r.speculates().then(|| {
-                    let (level, j) = if i + 1 < templates.len() {
-                        (level, i + 1)
-                    } else if again {
-                        (level, 0)
-                    } else {
-                        (level + 1, 0)
-                    };
-                    Lookahead::template(r, level, j, templates[j].as_ref())
-                });
-                let level_changed =
-                    apply_template(r, level, i, t.as_ref(), after.flatten().as_ref())?;
+                let after = r
+                    .speculates()
+                    .then(|| Lookahead::after_template(r, templates, level, i, again))
+                    .flatten();
+                let level_changed = apply_template(r, level, i, t.as_ref(), after.as_ref())?;
                 changed |= level_changed;
                 again |= level_changed && !t.at_most_one();
             }

@@ -31,6 +31,30 @@ impl Lookahead {
         Lookahead::ddmin(r, items, (level, 0))
     }
 
+    /// What GTR (Alg. 4) does after template `index` on `level` if it changes nothing there: the
+    /// first template after it with candidates on this level; past the last, the level's next
+    /// pass if an earlier template of this pass changed it (`again`), or else the first template
+    /// with candidates on a level below. Templates and levels without candidates cost no test,
+    /// so they are skipped.
+    pub(crate) fn after_template(
+        r: &Reducer<'_>,
+        templates: &[Box<dyn Template>],
+        level: usize,
+        index: usize,
+        again: bool,
+    ) -> Option<Lookahead> {
+        let k = templates.len();
+        let mut order: Vec<(usize, usize)> = (index + 1..k).map(|j| (level, j)).collect();
+        if again {
+            order.extend((0..k).map(|j| (level, j)));
+        } else {
+            order.extend((level + 1..=r.tree().height()).flat_map(|l| (0..k).map(move |j| (l, j))));
+        }
+        order
+            .into_iter()
+            .find_map(|(l, j)| Lookahead::template(r, l, j, templates[j].as_ref()))
+    }
+
     /// The first step of template `index` (`t`) over `level`.
     pub(crate) fn template(
         r: &Reducer<'_>,
