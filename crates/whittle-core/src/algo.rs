@@ -275,7 +275,9 @@ fn hdd_plus_phase(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
 /// the new state and the scan goes on after it. This is the shape of HDD+'s sweep and of GTR's
 /// backtracking search, and it is parallelized speculatively without changing the result. With
 /// `again` (the caller sweeps once more, from the first item, after a sweep that accepted
-/// something), idle workers start on that next sweep while this one ends.
+/// something), idle workers start on that next sweep while this one ends; after a sweep that
+/// accepted nothing, on `after` (what the algorithm does next on the same tree). After a win
+/// they start the rest of the sweep on top of the winner.
 fn greedy_scan<T: Copy + Sync>(
     r: &mut Reducer<'_>,
     items: &[T],
