@@ -419,17 +419,24 @@ fn alignment_failures_are_counted_in_the_report_for_every_strategy() {
     );
 }
 
-#[test]
-fn the_motivating_example_reduces_abc_to_c_with_every_algorithm_and_job_count() {
+/// A scratch directory holding the password example's `abc.trace`, the example's folder, and the
+/// `--generator` command that replays it.
+fn password_case() -> (tempfile::TempDir, PathBuf, String) {
     let dir = tempfile::tempdir().expect("tmp");
-    let d = dir.path();
     let fx = fixture("password");
-    fs::copy(fx.join("abc.trace"), d.join("abc.trace")).expect("copy");
+    fs::copy(fx.join("abc.trace"), dir.path().join("abc.trace")).expect("copy");
     let generator = format!(
         "{} {} replay {{trace}} {{out}}",
         python(),
         fx.join("gen.py").display()
     );
+    (dir, fx, generator)
+}
+
+#[test]
+fn the_motivating_example_reduces_abc_to_c_with_every_algorithm_and_job_count() {
+    let (dir, fx, generator) = password_case();
+    let d = dir.path();
     let test = fx.join("test.sh");
     let replayed = d.join("abc.txt");
     let o = run_gen(
@@ -578,15 +585,8 @@ fn repeats_of_a_flaky_test_reach_the_test_with_a_generator() {
     // only if the repeats run the test again rather than answer from the verdicts of the
     // generated inputs; and the final re-check of the result finds it interesting in exactly one
     // of three more runs.
-    let dir = tempfile::tempdir().expect("tmp");
+    let (dir, fx, generator) = password_case();
     let d = dir.path();
-    let fx = fixture("password");
-    fs::copy(fx.join("abc.trace"), d.join("abc.trace")).expect("copy");
-    let generator = format!(
-        "{} {} replay {{trace}} {{out}}",
-        python(),
-        fx.join("gen.py").display()
-    );
     let counter = d.join("runs");
     let flaky = d.join("flaky.sh");
     fs::write(

@@ -192,7 +192,7 @@ impl Pool {
 
     /// Starts tests for the candidates `*cursor..limit` that `render` makes, while a worker is
     /// free, unless they are smaller than `than` in nothing, known, or running. The jobs started
-    /// are added to `started`.
+    /// are added to `started`, if given.
     #[allow(clippy::too_many_arguments)]
     fn prefetch(
         &self,
@@ -202,7 +202,7 @@ impl Pool {
         limit: usize,
         render: &dyn Fn(usize, &mut Vec<u8>) -> bool,
         cursor: &mut usize,
-        started: &mut Vec<Arc<Job>>,
+        mut started: Option<&mut Vec<Arc<Job>>>,
     ) {
         let mut out = Vec::new();
         while *cursor < limit && self.has_room() {
@@ -210,7 +210,10 @@ impl Pool {
             if render(*cursor, &mut out) && shortlex_smaller(&out, than) {
                 let k = key(&out);
                 if judge.peek(k).is_none() && self.running(k).is_none() {
-                    started.push(self.submit(k, std::mem::take(&mut out), gate, judge.phase()));
+                    let job = self.submit(k, std::mem::take(&mut out), gate, judge.phase());
+                    if let Some(started) = started.as_deref_mut() {
+                        started.push(job);
+                    }
                 }
             }
             *cursor += 1;
@@ -277,7 +280,6 @@ impl Pool {
         // The candidate whose win the `won` jobs assume, how many of its next step's candidates
         // were offered, and the jobs started for them.
         let (mut won_on, mut won_next, mut won_jobs) = (None, 0, Vec::new());
-        let mut failed_jobs = Vec::new();
         let result = loop {
             if let Err(e) = judge.check_stop() {
                 break Err(e);
@@ -328,15 +330,7 @@ impl Pool {
                 // after the lowest candidate still running wins.
                 if let Some((n, render)) = next.failed {
                     let limit = n.min(window);
-                    self.prefetch(
-                        judge,
-                        gate,
-                        best,
-                        limit,
-                        render,
-                        &mut prefetched,
-                        &mut failed_jobs,
-                    );
+                    self.prefetch(judge, gate, best, limit, render, &mut prefetched, None);
                 }
                 if let (Some((n, render)), Some(Slot::Waiting(_, _, bytes))) =
                     (next.won, slots.get(lowest))
@@ -355,7 +349,7 @@ impl Pool {
                         limit,
                         &render,
                         &mut won_next,
-                        &mut won_jobs,
+                        Some(&mut won_jobs),
                     );
                 }
             }

@@ -192,19 +192,20 @@ fn rules_filter_candidates_without_calling_the_oracle() {
     assert_eq!(stats.oracle_calls as usize, with_rules);
 }
 
+/// Wrong rules for the running example: they claim every IfStmt has an `alt` and that a VarDecls
+/// never stands in a file.
+const WRONG_RULES: &str = r#"{"whittle_rules": 1, "format": "toy", "labels": {
+    "IfStmt": {"mandatory_edges": ["test", "cons", "alt"], "contexts": [["file", "c"]]},
+    "VarDecls": {"contexts": [["BlockStmt", "body"]]},
+    "BlockStmt": {"contexts": [["IfStmt", "cons"], ["IfStmt", "alt"]]}
+}}"#;
+
 #[test]
 fn reductions_the_rules_forbid_are_still_found_one_at_a_time_after_the_filtered_pass() {
     // Wrong rules: they claim every IfStmt has an `alt` and that a VarDecls never stands in a
     // file, so filtered GTR keeps the `else` block and the `if` around the declaration, which
     // the oracle does not need. The pass over the forbidden transformations must take both back.
-    let rules = Rules::from_json(
-        r#"{"whittle_rules": 1, "format": "toy", "labels": {
-            "IfStmt": {"mandatory_edges": ["test", "cons", "alt"], "contexts": [["file", "c"]]},
-            "VarDecls": {"contexts": [["BlockStmt", "body"]]},
-            "BlockStmt": {"contexts": [["IfStmt", "cons"], ["IfStmt", "alt"]]}
-        }}"#,
-    )
-    .expect("valid rules");
+    let rules = Rules::from_json(WRONG_RULES).expect("valid rules");
     let seen = std::sync::Mutex::new(Vec::<Vec<u8>>::new());
     let recording = |b: &[u8]| {
         seen.lock().unwrap().push(b.to_vec());
@@ -248,14 +249,7 @@ fn rules_leave_hdd_alone() {
     // The same wrong rules: they forbid substituting the VarDecls for the `if`, which the oracle
     // would take. HDD* only deletes, so with rules or without it must test the same candidates
     // and end at the same `if`; the sweep over what the rules forbid belongs to GTR.
-    let rules = Rules::from_json(
-        r#"{"whittle_rules": 1, "format": "toy", "labels": {
-            "IfStmt": {"mandatory_edges": ["test", "cons", "alt"], "contexts": [["file", "c"]]},
-            "VarDecls": {"contexts": [["BlockStmt", "body"]]},
-            "BlockStmt": {"contexts": [["IfStmt", "cons"], ["IfStmt", "alt"]]}
-        }}"#,
-    )
-    .expect("valid rules");
+    let rules = Rules::from_json(WRONG_RULES).expect("valid rules");
     let mut runs = Vec::new();
     for rules in [Some(rules), None] {
         let seen = std::sync::Mutex::new(Vec::<Vec<u8>>::new());
