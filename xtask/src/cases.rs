@@ -56,8 +56,8 @@ pub(crate) struct Case {
     /// `target/bench-tools/xmllint-gcov`) and records the original's coverage before the runs.
     #[serde(default)]
     pub(crate) coverage: bool,
-    /// The timeout of one test, for whittle's `--timeout` and the other reducers' own (default:
-    /// [`DEFAULT_TEST_TIMEOUT_SECONDS`]), and environment variables for the oracle: for a case
+    /// The timeout of one test, for the other reducers' own option (default:
+    /// [`DEFAULT_TEST_TIMEOUT_SECONDS`]; whittle runs with its adaptive default), and environment variables for the oracle: for a case
     /// whose candidates can make the tested program loop, which would otherwise spend the
     /// budget in a few hung tests.
     pub(crate) test_timeout_seconds: Option<u64>,
@@ -347,7 +347,8 @@ impl Case {
         if let Some(seconds) = self.test_timeout_seconds {
             let _ = write!(
                 text,
-                "; every reducer stops a test after {seconds} s (whittle's `--timeout`)"
+                "; the other reducers stop a test after {seconds} s (their `--timeout`); whittle \
+                 runs with its default, the adaptive timeout of `docs/processes.md`"
             );
         }
         if let Some(n) = &self.npm {

@@ -111,7 +111,9 @@ pub(crate) fn document(
         "Each case has its own section below: its input, its oracle, its table and the outputs \
          of the runs at its first `-j` (and at another `-j` where it differs; without rules \
          where it differs from the output with them). Every run has `--report` and a \
-         budget of {} min; its output goes to a temporary directory. *Wall s* and *outside the \
+         budget of {} min, and whittle's default test timeout (adaptive: five times the recent \
+         test times, at least 1 s; `docs/processes.md`); its output goes to a temporary \
+         directory. *Wall s* and *outside the \
          oracle* are whittle's own report: `wall_seconds`, and `outside_oracle_seconds` over it, \
          where `outside_oracle_seconds` is the wall time minus `oracle_busy_seconds`, the wall \
          time during which at least one test was running (so for `-j 2` too it is time when no \

@@ -241,8 +241,8 @@ pub(crate) fn reduce_once(
         jobs.to_string().into(),
         "--report".into(),
         json.clone().into(),
-        "--timeout".into(),
-        case.test_timeout().to_string().into(),
+        // No `--timeout`: whittle runs with its default, the adaptive timeout a user gets
+        // (docs/processes.md). The case's fixed timeout is for the reducers that have no such rule.
         "-q".into(),
         // A run cut short by the budget leaves a journal; the next measurement must not resume it.
         "--fresh".into(),
