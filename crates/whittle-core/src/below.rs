@@ -1,5 +1,5 @@
 //! Moves below the tree: rewrites of the text inside nodes (names, literals, numbers, white
-//! space, placeholders), proposed from the tokens a format lists in its [`Lexicon`] and tested
+//! space, placeholders, inlined definitions), proposed from the tokens a format lists in its [`Lexicon`] and tested
 //! through the same pipeline as every tree edit (render, hash, cache, gate, test).
 //!
 //! A candidate here is a set of [`Splices`] on the current document's source: byte ranges of
@@ -26,7 +26,8 @@ fn render(r: &Reducer<'_>, s: &Splices, out: &mut Vec<u8>) {
 /// lexicon, or when the tree's source is not the file (a re-encoded document).
 pub(crate) fn reduce_below(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
     type Move = fn(&mut Reducer<'_>, &Lexicon) -> Result<bool, ReduceError>;
-    let moves: [(&'static str, Move); 8] = [
+    let moves: [(&'static str, Move); 9] = [
+        ("inline", crate::inline::inline),
         ("placeholder", placeholders),
         ("rename", rename),
         ("literal-empty", empty_literals),
@@ -55,7 +56,7 @@ pub(crate) fn reduce_below(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
 
 /// Applies as many of `changes` (disjoint from each other) as the test allows: all of them at
 /// once first (the usual case for renamings and white space), then ddmin over them.
-fn apply_changes(r: &mut Reducer<'_>, changes: &[Splices]) -> Result<bool, ReduceError> {
+pub(crate) fn apply_changes(r: &mut Reducer<'_>, changes: &[Splices]) -> Result<bool, ReduceError> {
     if changes.is_empty() {
         return Ok(false);
     }
@@ -101,7 +102,7 @@ fn apply_changes(r: &mut Reducer<'_>, changes: &[Splices]) -> Result<bool, Reduc
     Ok(kept.len() < changes.len())
 }
 
-fn text<'t>(r: &'t Reducer<'_>, span: &Range<usize>) -> &'t [u8] {
+pub(crate) fn text<'t>(r: &'t Reducer<'_>, span: &Range<usize>) -> &'t [u8] {
     &r.tree().source()[span.clone()]
 }
 

@@ -56,6 +56,17 @@ pub enum TokenKind {
     /// A node that may become one of these smaller forms, tried in order (a placeholder such as
     /// `0`, `pass` or `{}`).
     Alternatives(&'static [&'static str]),
+    /// A statement that defines a name bound nowhere else in the file (`x = E`), with the name's
+    /// uses: inlining replaces every use by the value and deletes the statement (the token's
+    /// span, with the blanks before it and the line end after it where it has a line of its own).
+    Definition {
+        /// The bytes of the value `E`.
+        value: Range<usize>,
+        /// Whether `E` needs parentheses where a name stood (an operator expression).
+        wrap: bool,
+        /// The name's uses, outside the statement.
+        uses: Vec<Range<usize>>,
+    },
 }
 
 /// Byte ranges of the current source replaced by bytes: sorted and not overlapping.
@@ -83,6 +94,18 @@ impl Splices {
             .collect();
         all.sort_by_key(|(r, _)| (r.start, r.end));
         Splices(all)
+    }
+
+    /// Whether a splice replaces a byte of `range`.
+    pub fn touches(&self, range: &Range<usize>) -> bool {
+        self.0
+            .iter()
+            .any(|(r, _)| r.start < range.end && range.start < r.end)
+    }
+
+    /// Whether two sets of splices touch each other.
+    pub fn touches_any(&self, other: &Splices) -> bool {
+        other.0.iter().any(|(r, _)| self.touches(r))
     }
 
     /// `source` with the splices applied.

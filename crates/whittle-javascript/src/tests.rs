@@ -703,3 +703,33 @@ fn the_gate_tries_the_likelier_goal_first_and_skips_what_it_cannot_parse_safely(
     assert_eq!(crate::stack_for(huge.as_bytes()), None);
     assert!(JavaScript.gate(huge.as_bytes()));
 }
+
+#[test]
+fn the_lexicon_offers_declarations_bound_once_for_inlining() {
+    let src = "const x = a + b;\nf(x);\nlet y = 1;\ny = 2;\n  var z = {p: 1};\nz.p;\nlet w = g(), v = 0;\nw(v);\n";
+    let doc = JavaScript.parse(src.as_bytes()).expect("parses");
+    let lex = JavaScript.lexicon(&doc).expect("javascript has a lexicon");
+    let text = |r: std::ops::Range<usize>| &src[r];
+    let defs: Vec<(&str, &str, Vec<&str>, bool)> = lex
+        .tokens
+        .into_iter()
+        .filter_map(|t| match t.kind {
+            whittle_core::TokenKind::Definition { value, wrap, uses } => Some((
+                text(t.span),
+                text(value),
+                uses.into_iter().map(text).collect(),
+                wrap,
+            )),
+            _ => None,
+        })
+        .collect();
+    // `y` is assigned twice and `w`, `v` share a declaration: neither is offered. An operator
+    // expression and an object literal go in parentheses (`{p: 1}.p` would open a block).
+    assert_eq!(
+        defs,
+        [
+            ("const x = a + b;\n", "a + b", vec!["x"], true),
+            ("  var z = {p: 1};\n", "{p: 1}", vec!["z"], true),
+        ]
+    );
+}

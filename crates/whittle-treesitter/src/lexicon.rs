@@ -1,6 +1,8 @@
 //! The tokens of a tree-sitter document that the moves below the tree may rewrite: names,
 //! string contents, numbers, blanks between tokens and placeholders, by node kind.
 
+use std::collections::HashMap;
+use std::ops::Range;
 use whittle_core::{Document, Lexicon, NodeId, Token, TokenKind, Tree, blank_runs, gap};
 
 /// Which node kinds of a grammar are which kind of token.
@@ -22,6 +24,15 @@ pub struct LexSpec {
     pub comments: &'static [&'static str],
     /// Kinds of number literals.
     pub numbers: &'static [&'static str],
+    /// Statements that define a name, for inlining: (statement kind, the kind of its one named
+    /// child, the edge of the name below that child, the edge of the value).
+    pub definitions: &'static [(&'static str, &'static str, &'static str, &'static str)],
+    /// Kinds of values that need no parentheses where a name stood (a call, a subscript, a
+    /// literal); any other value is inlined in parentheses.
+    pub atoms: &'static [&'static str],
+    /// (parent kind, edge label) of a name that is neither a binding nor a use of the variable
+    /// (a keyword argument's name).
+    pub not_uses: &'static [(&'static str, &'static str)],
     /// Node kinds and the smaller forms they may take, tried in order.
     pub placeholders: &'static [(&'static str, &'static [&'static str])],
     /// Kinds inside which no blank is touched (string literals, whose blanks are content).
@@ -96,6 +107,7 @@ pub fn lexicon(spec: &LexSpec, doc: &Document) -> Lexicon {
             gaps.extend((0..=kids).map(|i| gap(tree, n, i)));
         }
     }
+    tokens.extend(definitions(spec, tree));
     tokens.extend(blank_runs(
         tree.source(),
         gaps,
@@ -105,6 +117,103 @@ pub fn lexicon(spec: &LexSpec, doc: &Document) -> Lexicon {
     Lexicon {
         tokens,
         reserved: spec.reserved,
+    }
+}
+
+/// The statements of `spec.definitions` whose name no other node binds, as
+/// [`TokenKind::Definition`]s with the name's uses.
+fn definitions(spec: &LexSpec, tree: &Tree) -> Vec<Token> {
+    if spec.definitions.is_empty() {
+        return Vec::new();
+    }
+    // Per name: how many nodes bind it, and its uses (not bindings, not attributes).
+    let mut names: HashMap<&[u8], Occurrences<'_>> = HashMap::new();
+    for n in tree.nodes() {
+        if !spec.names.contains(&tree.label(n)) || !tree.children(n).is_empty() {
+            continue;
+        }
+        let entry = names.entry(tree.text(n)).or_default();
+        let context = tree.parent(n).map(|p| (tree.label(p), tree.edge(n)));
+        if is_bound(spec, tree, n) {
+            entry.0 += 1;
+        } else if !context
+            .is_some_and(|c| spec.projections.contains(&c) || spec.not_uses.contains(&c))
+        {
+            entry.1.push((tree.span(n), tree.label(n)));
+        }
+    }
+    let child_at = |n: NodeId, edge: &str| {
+        let kids = tree.children(n);
+        let mut at = kids.iter().filter(|&&k| tree.edge(k) == edge);
+        match (at.next(), at.next()) {
+            (Some(&k), None) => Some(k),
+            _ => None,
+        }
+    };
+    let mut out = Vec::new();
+    for n in tree.nodes() {
+        let kind = tree.label(n);
+        for &(statement, inner, name_edge, value_edge) in spec.definitions {
+            let (true, [only]) = (kind == statement, tree.children(n)) else {
+                continue;
+            };
+            if tree.label(*only) != inner || tree.children(*only).len() != 2 {
+                continue;
+            }
+            let (Some(name), Some(value)) =
+                (child_at(*only, name_edge), child_at(*only, value_edge))
+            else {
+                continue;
+            };
+            let Some((1, uses)) = names.get(tree.text(name)) else {
+                continue;
+            };
+            if !spec.names.contains(&tree.label(name)) || !is_bound(spec, tree, name) {
+                continue;
+            }
+            let span = tree.span(n);
+            // Uses of the same kind as the name (not a shorthand property of the same text),
+            // outside the statement.
+            let uses: Vec<Range<usize>> = uses
+                .iter()
+                .filter(|(u, label)| {
+                    *label == tree.label(name) && (u.end <= span.start || u.start >= span.end)
+                })
+                .map(|(u, _)| u.clone())
+                .collect();
+            out.push(Token {
+                span: with_its_line(tree.source(), span),
+                kind: TokenKind::Definition {
+                    value: tree.span(value),
+                    wrap: !spec.atoms.contains(&tree.label(value)),
+                    uses,
+                },
+            });
+        }
+    }
+    out
+}
+
+/// How many nodes bind a name, and its uses with their kinds.
+type Occurrences<'t> = (usize, Vec<(Range<usize>, &'t str)>);
+
+/// `span` with the blanks before it and the line end after it, when it has a line of its own.
+fn with_its_line(source: &[u8], span: Range<usize>) -> Range<usize> {
+    let mut start = span.start;
+    while start > 0 && matches!(source[start - 1], b' ' | b'\t') {
+        start -= 1;
+    }
+    let own_line = start == 0 || source[start - 1] == b'\n';
+    let rest = &source[span.end..];
+    let eol = if rest.starts_with(b"\r\n") {
+        2
+    } else {
+        usize::from(rest.starts_with(b"\n"))
+    };
+    if own_line && eol > 0 {
+        start..span.end + eol
+    } else {
+        span
     }
 }
 
