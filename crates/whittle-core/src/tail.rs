@@ -1,6 +1,6 @@
 //! The byte-level tail of [`crate::Algorithm::Auto`], for inputs that are not valid to begin
 //! with (the test is about a malformed file, so the format's gate switched itself off): ddmin over
-//! the characters of the whole file, then over its bytes, within a budget of oracle calls; and,
+//! the shortest interesting prefix, then the characters of the whole file, then its bytes, within a budget of oracle calls; and,
 //! when the result is a few bytes long, every shorter string over its bytes, so that the report
 //! can say the result is minimal.
 
@@ -23,7 +23,8 @@ pub(crate) fn byte_tail(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
     r.set_phase("bytes");
     let spent = r.stats().oracle_calls;
     r.set_call_limit(Some(spent + spent.max(MIN_BUDGET)));
-    let outcome = bytes_ddmin(r, true)
+    let outcome = truncate(r)
+        .and_then(|()| bytes_ddmin(r, true))
         .and_then(|()| bytes_ddmin(r, false))
         .and_then(|()| exhaustive(r));
     r.set_call_limit(None);
@@ -31,6 +32,31 @@ pub(crate) fn byte_tail(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
         Ok(()) | Err(ReduceError::OutOfBudget) => Ok(()),
         Err(e) => Err(e),
     }
+}
+
+/// The shortest interesting prefix of the best result, by binary search (one test a step): a
+/// malformed file is usually about the first place where it goes wrong, and what follows that
+/// place can go at once, where ddmin would take it in halves. The search assumes that a prefix
+/// of an interesting prefix's length or more is interesting; where that does not hold it only
+/// finds a longer prefix than it could, and ddmin goes on from there.
+fn truncate(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
+    let best = r.best().to_vec();
+    // The empty file was tested at the start and is not interesting.
+    let (mut lo, mut hi) = (1, best.len());
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        let prefix = &best[..mid];
+        let found =
+            r.first_interesting_by(1, |_| Some(()), |(), out| out.extend_from_slice(prefix))?;
+        match found {
+            Some(f) => {
+                r.accept(&f);
+                hi = mid;
+            }
+            None => lo = mid + 1,
+        }
+    }
+    Ok(())
 }
 
 /// ddmin over the characters (UTF-8 sequences) or the bytes of the best result.

@@ -65,3 +65,51 @@ fn splices_refuse_overlaps_and_render_in_order() {
     s.render(b"abcdefgh", &mut out);
     assert_eq!(out, b"bcdXgh");
 }
+
+/// A format with one node, the whole file, and a gate that refuses a `!`: an input with a `!`
+/// fails it, so the gate switches itself off and `auto` ends with the byte-level tail.
+struct Blob;
+
+impl crate::Format for Blob {
+    fn name(&self) -> &'static str {
+        "blob"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn description(&self) -> &'static str {
+        "test-only: the file is one leaf"
+    }
+
+    fn parse(&self, input: &[u8]) -> Result<crate::Document, crate::ParseError> {
+        let b = crate::TreeBuilder::new(input.to_vec(), "file");
+        Ok(crate::Document::new(b.finish().expect("one node")))
+    }
+
+    fn has_gate(&self) -> bool {
+        true
+    }
+
+    fn gate(&self, bytes: &[u8]) -> bool {
+        !bytes.contains(&b'!')
+    }
+}
+
+#[test]
+fn the_byte_tail_cuts_what_follows_the_interesting_prefix_by_binary_search() {
+    // Interesting while the file starts with `x!`. The tail first looks for the shortest
+    // interesting prefix of the 38 bytes: lengths 19, 10, 5, 3 and 2 are interesting, 1 is not
+    // (6 tests); ddmin over `x!` then tries `!` (`x` was tried), and every shorter string over
+    // {`!`, `x`} was tried already, so the result is minimal: 7 tests of the tail in all.
+    let test = |bytes: &[u8]| bytes.starts_with(b"x!");
+    let input = b"x!abcdefghijklmnopqrstuvwxyz0123456789";
+    let reduced = Reduction::new(&Blob, &test, input)
+        .algorithm(Algorithm::Auto)
+        .run()
+        .expect("runs");
+    assert_eq!(reduced.best, b"x!");
+    assert!(reduced.report.minimal);
+    assert_eq!(reduced.report.stats.tests_by_move.get("bytes"), Some(&7));
+}
