@@ -110,7 +110,8 @@ fn run_tree(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError
 }
 
 /// [`Algorithm::Auto`]: the tree moves first (they remove the most bytes per test), then the
-/// tidy rendering, then the moves below the tree; the tree moves again whenever those changed
+/// tidy rendering, then hoisting (a node replaced by a deeper descendant of its kind; the tree
+/// moves again if one was kept), then the moves below the tree; the tree moves again whenever those changed
 /// anything. Last, for an input the format's gate rejects, the byte-level tail.
 fn run_auto(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
     loop {
@@ -118,6 +119,10 @@ fn run_auto(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
         run_tree(r, Algorithm::GtrStar)?;
         r.set_phase("tidy");
         r.tidy()?;
+        r.set_phase("hoist");
+        if crate::hoist::hoist(r)? {
+            continue;
+        }
         // The moves below the tree to their own fixpoint first (an inlining can make the next
         // one possible, a number loses one digit per round): a round of them costs a few tests,
         // a round of the tree moves one per node at least.
@@ -282,7 +287,7 @@ fn hdd_plus_phase(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
 /// something), idle workers start on that next sweep while this one ends; after a sweep that
 /// accepted nothing, on `after` (what the algorithm does next on the same tree). After a win
 /// they start the rest of the sweep on top of the winner.
-fn greedy_scan<T: Copy + Sync>(
+pub(crate) fn greedy_scan<T: Copy + Sync>(
     r: &mut Reducer<'_>,
     items: &[T],
     state: &mut Edits,

@@ -10,6 +10,7 @@ mod document;
 mod edit;
 mod engine;
 mod format;
+mod hoist;
 mod inline;
 mod journal;
 mod judge;

@@ -113,3 +113,14 @@ fn the_byte_tail_cuts_what_follows_the_interesting_prefix_by_binary_search() {
     assert!(reduced.report.minimal);
     assert_eq!(reduced.report.stats.tests_by_move.get("bytes"), Some(&7));
 }
+
+#[test]
+fn hoisting_replaces_a_node_by_a_deeper_one_of_its_kind() {
+    // Interesting: the input, and `a(x)`. Every single edit of GTR* (a deletion, a node in its
+    // parent's place) makes something else; hoisting puts the inner `a(x)` in the outer `a`'s
+    // place in one test (the toy's moves below the tree find nothing more: `x` must stay).
+    let test = |bytes: &[u8]| bytes == b"a(b(c(a(x))))" || bytes == b"a(x)";
+    let (best, report) = auto("a(b(c(a(x))))", &test);
+    assert_eq!(best, "a(x)");
+    assert_eq!(report.stats.tests_by_move.get("hoist"), Some(&1));
+}

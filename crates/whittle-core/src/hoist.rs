@@ -1,0 +1,61 @@
+//! Hoisting, a tree move of `auto` beyond the papers': a node replaced by a deeper descendant of
+//! the same kind, `f(g(x))` by `g(x)` or a statement by a statement nested in it. GTR's
+//! substitution takes a child; its fixpoint reaches a grandchild only when the child in between is
+//! interesting in the node's place on its own, which it often is not (`(g(x))` in place of a call
+//! is an argument list; a function in place of a call that runs it runs nothing). A descendant of
+//! the same kind fits where the node was, whatever lies between.
+
+use crate::algo::greedy_scan;
+use crate::edit::{Edit, Edits};
+use crate::engine::{ReduceError, Reducer};
+use crate::tree::{NodeId, Tree};
+use std::collections::VecDeque;
+
+/// Descendants tried per node, nearest first.
+const PER_NODE: usize = 16;
+
+/// A sweep in pre-order over the nodes of the current tree, each replaced by its descendants of
+/// the same label below its children (breadth-first, at most [`PER_NODE`]), each tried on top of
+/// those the sweep kept. Returns whether it kept any.
+pub(crate) fn hoist(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
+    let tree = r.tree();
+    let items: Vec<(NodeId, Edit)> = tree
+        .nodes()
+        .flat_map(|n| {
+            same_kind_below(tree, n)
+                .into_iter()
+                .map(move |d| (n, Edit::Replace(d)))
+        })
+        .collect();
+    let mut state = Edits::new();
+    let accepted = greedy_scan(r, &items, &mut state, false, None, |tree, state, (n, e)| {
+        // A node inside a subtree the sweep already changed (or the node itself) is done.
+        let gone =
+            std::iter::successors(Some(n), |&m| tree.parent(m)).any(|m| state.get(m).is_some());
+        (!gone).then(|| state.with(n, e))
+    })?;
+    r.commit()?;
+    Ok(accepted)
+}
+
+/// The descendants of `n` with its label, grandchildren and deeper, breadth-first, at most
+/// [`PER_NODE`].
+fn same_kind_below(tree: &Tree, n: NodeId) -> Vec<NodeId> {
+    let label = tree.label_sym(n);
+    let mut out = Vec::new();
+    let mut queue: VecDeque<NodeId> = tree
+        .children(n)
+        .iter()
+        .flat_map(|&c| tree.children(c).iter().copied())
+        .collect();
+    while let Some(d) = queue.pop_front() {
+        if tree.label_sym(d) == label {
+            out.push(d);
+            if out.len() == PER_NODE {
+                break;
+            }
+        }
+        queue.extend(tree.children(d).iter().copied());
+    }
+    out
+}
