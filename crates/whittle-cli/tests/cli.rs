@@ -5,55 +5,11 @@
 )]
 
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// A scratch directory with the files of one test case.
-struct Case {
-    dir: tempfile::TempDir,
-}
-
-impl Case {
-    fn new() -> Case {
-        Case {
-            dir: tempfile::tempdir().expect("temp dir"),
-        }
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let p = self.path(name);
-        fs::write(&p, text).expect("write fixture");
-        p
-    }
-
-    fn script(&self, name: &str, body: &str) -> PathBuf {
-        let p = self.write(name, &format!("#!/bin/sh\n{body}\n"));
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).expect("chmod");
-        p
-    }
-
-    fn whittle(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_whittle"))
-            .args(args)
-            .current_dir(self.dir.path())
-            .output()
-            .expect("run whittle")
-    }
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn read(p: &Path) -> String {
-    fs::read_to_string(p).unwrap_or_else(|e| panic!("read {}: {e}", p.display()))
-}
+mod common;
+use common::{Case, read, stderr};
 
 /// Whether a process is still running (a killed one may linger as a zombie until reaped).
 fn running(pid: &str) -> bool {
@@ -542,93 +498,6 @@ fn rules_filter_candidates_and_the_pass_over_forbidden_ones_keeps_the_size() {
     assert_eq!(without.1["rules"], "none");
     assert_eq!(with.0, r#"<book title="Fish & Chips"></book>"#);
     assert_eq!(with.0, without.0);
-}
-
-const PY_APP: &str = r#"import sys
-
-
-def helper(values):
-    total = 0
-    for v in values:
-        if v > 2:
-            total += v
-    return total
-
-
-class Config:
-    def __init__(self):
-        self.items = {"a": 1, "b": 2}
-
-    def lookup(self, key):
-        return self.items[key]
-
-
-def main():
-    c = Config()
-    print(helper([1, 2, 3]))
-    if len(sys.argv) > 5:
-        print("many")
-    else:
-        c.lookup("missing")
-
-
-main()
-"#;
-
-#[test]
-fn reduces_python_with_python3_as_the_oracle() {
-    let case = Case::new();
-    let input = case.write("app.py", PY_APP);
-    let test = "python3 {} 2>&1 | grep -q \"KeyError: 'missing'\"";
-    // One run: python3 costs ~30 ms a call; -j independence is covered by the property tests.
-    let out = case.whittle(&[
-        "reduce", "app.py", "--test", test, "-a", "gtr*", "-j", "2", "--report", "r.json",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let reduced = &read(&case.path("app.reduced.py"));
-    // The call chain through main() and the if/else is gone: the failing lookup was spliced out
-    // of main's body and the else branch to the top level, re-indented.
-    for gone in [
-        "import sys",
-        "def helper",
-        "def main",
-        "if len",
-        "else:",
-        "print(",
-    ] {
-        assert!(
-            !reduced.contains(gone),
-            "{gone:?} should be gone:\n{reduced}"
-        );
-    }
-    assert!(reduced.contains("\nc.lookup(\"missing\")"), "{reduced}");
-    assert!(reduced.len() < PY_APP.len() / 2, "{reduced}");
-    let json: serde_json::Value = serde_json::from_str(&read(&case.path("r.json"))).unwrap();
-    assert_eq!(json["format"], "python");
-    assert_eq!(json["gate"], "on");
-    assert_eq!(
-        json["rules"], "shipped: corpora/python.rules.json",
-        "shipped rules by default"
-    );
-    assert!(
-        json["filtered"].as_u64().unwrap() > 0,
-        "the shipped rules filtered candidates: {json}"
-    );
-    assert!(
-        json["gate_rejections"].as_u64().unwrap() > 0,
-        "the gate saved test runs: {json}"
-    );
-    let still = Command::new("sh")
-        .arg("-c")
-        .arg(test.replace("{}", "app.reduced.py"))
-        .current_dir(case.dir.path())
-        .status()
-        .unwrap();
-    assert!(
-        still.success(),
-        "the result still raises the KeyError:\n{reduced}"
-    );
-    assert_eq!(read(&input), PY_APP);
 }
 
 #[test]

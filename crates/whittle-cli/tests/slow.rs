@@ -10,60 +10,11 @@ use std::collections::HashSet;
 use std::fs;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// A scratch directory with the files of one run.
-struct Case {
-    dir: tempfile::TempDir,
-}
-
-impl Case {
-    fn new() -> Case {
-        Case {
-            dir: tempfile::tempdir().expect("temp dir"),
-        }
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let p = self.path(name);
-        fs::write(&p, text).expect("write fixture");
-        p
-    }
-
-    fn script(&self, name: &str, body: &str) {
-        let p = self.write(name, &format!("#!/bin/sh\n{body}\n"));
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).expect("chmod");
-    }
-
-    fn command(&self, args: &[&str]) -> Command {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_whittle"));
-        c.args(args).current_dir(self.dir.path());
-        c
-    }
-
-    fn whittle(&self, args: &[&str]) -> Output {
-        self.command(args).output().expect("run whittle")
-    }
-
-    /// The lines of a file the test script appends to (none if it does not exist).
-    fn lines(&self, name: &str) -> Vec<String> {
-        fs::read_to_string(self.path(name))
-            .unwrap_or_default()
-            .lines()
-            .map(str::to_string)
-            .collect()
-    }
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{Case, stderr};
 
 /// Sixty numbered lines; the test wants two of them.
 fn rows() -> String {

@@ -1,0 +1,90 @@
+//! End-to-end test of `whittle` on Python, with the real `python3` as the oracle.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "these tests run the whittle binary and python3"
+)]
+
+mod common;
+use common::{Case, read, stderr};
+
+const PY_APP: &str = r#"import sys
+
+
+def helper(values):
+    total = 0
+    for v in values:
+        if v > 2:
+            total += v
+    return total
+
+
+class Config:
+    def __init__(self):
+        self.items = {"a": 1, "b": 2}
+
+    def lookup(self, key):
+        return self.items[key]
+
+
+def main():
+    c = Config()
+    print(helper([1, 2, 3]))
+    if len(sys.argv) > 5:
+        print("many")
+    else:
+        c.lookup("missing")
+
+
+main()
+"#;
+
+#[test]
+fn reduces_python_with_python3_as_the_oracle() {
+    let case = Case::new();
+    let input = case.write("app.py", PY_APP);
+    let test = "python3 {} 2>&1 | grep -q \"KeyError: 'missing'\"";
+    // One run: python3 costs ~30 ms a call; -j independence is covered by the property tests.
+    let out = case.whittle(&[
+        "reduce", "app.py", "--test", test, "-a", "gtr*", "-j", "2", "--report", "r.json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let reduced = &read(&case.path("app.reduced.py"));
+    // The call chain through main() and the if/else is gone: the failing lookup was spliced out
+    // of main's body and the else branch to the top level, re-indented.
+    for gone in [
+        "import sys",
+        "def helper",
+        "def main",
+        "if len",
+        "else:",
+        "print(",
+    ] {
+        assert!(
+            !reduced.contains(gone),
+            "{gone:?} should be gone:\n{reduced}"
+        );
+    }
+    assert!(reduced.contains("\nc.lookup(\"missing\")"), "{reduced}");
+    assert!(reduced.len() < PY_APP.len() / 2, "{reduced}");
+    let json: serde_json::Value = serde_json::from_str(&read(&case.path("r.json"))).unwrap();
+    assert_eq!(json["format"], "python");
+    assert_eq!(json["gate"], "on");
+    assert_eq!(
+        json["rules"], "shipped: corpora/python.rules.json",
+        "shipped rules by default"
+    );
+    assert!(
+        json["filtered"].as_u64().unwrap() > 0,
+        "the shipped rules filtered candidates: {json}"
+    );
+    assert!(
+        json["gate_rejections"].as_u64().unwrap() > 0,
+        "the gate saved test runs: {json}"
+    );
+    let still = case.run("sh", &["-c", &test.replace("{}", "app.reduced.py")]);
+    assert!(
+        still.status.success(),
+        "the result still raises the KeyError:\n{reduced}"
+    );
+    assert_eq!(read(&input), PY_APP);
+}
