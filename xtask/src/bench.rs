@@ -263,7 +263,11 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
         .context("cannot make a temporary directory")?;
     // Private copies of the two binaries the runs start: the target directory may be shared
     // with other checkouts, whose builds would otherwise swap them in the middle of a run.
+    let guard = crate::install::guard_beside(&whittle)?;
     let whittle = private_copy(&whittle, work.path())?;
+    // The guard program each test runs under, found beside `whittle` (without it, whittle runs
+    // itself as the guard, a few milliseconds slower per test).
+    private_copy(&guard, work.path())?;
     let me = std::env::current_exe().context("cannot find the xtask binary")?;
     let _ = MEASURE.set(private_copy(&me, work.path())?);
     let runner = Runner {

@@ -33,6 +33,15 @@ pub(crate) fn build_release(root: &Path) -> Result<PathBuf> {
     Ok(bin)
 }
 
+/// The guard program built beside the release binary `whittle` (`whittle-guard`).
+pub(crate) fn guard_beside(whittle: &Path) -> Result<PathBuf> {
+    let guard = whittle.with_file_name("whittle-guard");
+    if !guard.is_file() {
+        bail!("the build did not produce {}", guard.display());
+    }
+    Ok(guard)
+}
+
 /// The version of a tool, and where it is on `PATH`; `Err` says why it is missing.
 pub(crate) fn tool_version(tool: &Tool) -> Result<String, String> {
     let not_running = || format!("`{}` does not run", tool.program);

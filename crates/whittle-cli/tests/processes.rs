@@ -19,7 +19,11 @@ fn script(dir: &Path, name: &str, body: &str) {
 }
 
 fn whittle(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_whittle"))
+    whittle_at(Path::new(env!("CARGO_BIN_EXE_whittle")), dir, args)
+}
+
+fn whittle_at(binary: &Path, dir: &Path, args: &[&str]) -> Output {
+    Command::new(binary)
         .args(args)
         .current_dir(dir)
         .output()
@@ -71,9 +75,14 @@ fn escaping_case(marker: &str) -> tempfile::TempDir {
 }
 
 fn nothing_escapes_at(jobs: &str, n: u32) {
+    nothing_escapes_with(Path::new(env!("CARGO_BIN_EXE_whittle")), jobs, n);
+}
+
+fn nothing_escapes_with(binary: &Path, jobs: &str, n: u32) {
     let marker = marker(n);
     let dir = escaping_case(&marker);
-    let out = whittle(
+    let out = whittle_at(
+        binary,
         dir.path(),
         &[
             "reduce",
@@ -111,6 +120,16 @@ fn a_helper_that_leaves_the_tests_process_group_is_killed_at_j1() {
 #[test]
 fn a_helper_that_leaves_the_tests_process_group_is_killed_at_j2() {
     nothing_escapes_at("2", 2);
+}
+
+#[test]
+fn whittle_is_its_own_guard_when_whittle_guard_is_not_beside_it() {
+    // A copy of whittle alone in a directory: the tests then run under `whittle __guard`.
+    let bin = tempfile::tempdir().expect("temp dir");
+    let alone = bin.path().join("whittle");
+    fs::copy(env!("CARGO_BIN_EXE_whittle"), &alone).expect("copy whittle");
+    assert!(!bin.path().join("whittle-guard").exists());
+    nothing_escapes_with(&alone, "2", 4);
 }
 
 #[test]
