@@ -162,20 +162,19 @@ fn try_forbidden(
             }
         }
     }
+    sweep(r, &forbidden)
+}
+
+/// A greedy sweep over single edits, in order, each tried on top of those kept so far (as HDD+
+/// sweeps deletions); an edit of a node inside a subtree the sweep already changed (or of that
+/// node itself) is skipped. Returns whether it kept any; the kept ones are committed.
+pub(crate) fn sweep(r: &mut Reducer<'_>, items: &[(NodeId, Edit)]) -> Result<bool, ReduceError> {
     let mut state = Edits::new();
-    let accepted = greedy_scan(
-        r,
-        &forbidden,
-        &mut state,
-        false,
-        None,
-        |tree, state, (n, e)| {
-            // A node inside a subtree the sweep already changed (or the node itself) is done.
-            let gone =
-                std::iter::successors(Some(n), |&m| tree.parent(m)).any(|m| state.get(m).is_some());
-            (!gone).then(|| state.with(n, e))
-        },
-    )?;
+    let accepted = greedy_scan(r, items, &mut state, false, None, |tree, state, (n, e)| {
+        let gone =
+            std::iter::successors(Some(n), |&m| tree.parent(m)).any(|m| state.get(m).is_some());
+        (!gone).then(|| state.with(n, e))
+    })?;
     r.commit()?;
     Ok(accepted)
 }
@@ -266,15 +265,7 @@ fn hdd_plus_phase(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
             .into_iter()
             .map(|n| (n, Edit::Delete))
             .collect();
-        let mut state = Edits::new();
-        let accepted = greedy_scan(r, &items, &mut state, false, None, |tree, state, (n, e)| {
-            // A node inside an already deleted subtree is gone; nothing to try.
-            let gone =
-                std::iter::successors(Some(n), |&m| tree.parent(m)).any(|m| state.get(m).is_some());
-            (!gone).then(|| state.with(n, e))
-        })?;
-        r.commit()?;
-        if !accepted {
+        if !sweep(r, &items)? {
             return Ok(());
         }
     }
@@ -287,7 +278,7 @@ fn hdd_plus_phase(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
 /// something), idle workers start on that next sweep while this one ends; after a sweep that
 /// accepted nothing, on `after` (what the algorithm does next on the same tree). After a win
 /// they start the rest of the sweep on top of the winner.
-pub(crate) fn greedy_scan<T: Copy + Sync>(
+fn greedy_scan<T: Copy + Sync>(
     r: &mut Reducer<'_>,
     items: &[T],
     state: &mut Edits,

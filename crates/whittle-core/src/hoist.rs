@@ -5,8 +5,8 @@
 //! is an argument list; a function in place of a call that runs it runs nothing). A descendant of
 //! the same kind fits where the node was, whatever lies between.
 
-use crate::algo::greedy_scan;
-use crate::edit::{Edit, Edits};
+use crate::algo::sweep;
+use crate::edit::Edit;
 use crate::engine::{ReduceError, Reducer};
 use crate::tree::{NodeId, Tree};
 use std::collections::VecDeque;
@@ -27,15 +27,7 @@ pub(crate) fn hoist(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
                 .map(move |d| (n, Edit::Replace(d)))
         })
         .collect();
-    let mut state = Edits::new();
-    let accepted = greedy_scan(r, &items, &mut state, false, None, |tree, state, (n, e)| {
-        // A node inside a subtree the sweep already changed (or the node itself) is done.
-        let gone =
-            std::iter::successors(Some(n), |&m| tree.parent(m)).any(|m| state.get(m).is_some());
-        (!gone).then(|| state.with(n, e))
-    })?;
-    r.commit()?;
-    Ok(accepted)
+    sweep(r, &items)
 }
 
 /// The descendants of `n` with its label, grandchildren and deeper, breadth-first, at most
