@@ -26,11 +26,12 @@ fn render(r: &Reducer<'_>, s: &Splices, out: &mut Vec<u8>) {
 /// lexicon, or when the tree's source is not the file (a re-encoded document).
 pub(crate) fn reduce_below(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
     type Move = fn(&mut Reducer<'_>, &Lexicon) -> Result<bool, ReduceError>;
-    let moves: [(&'static str, Move); 9] = [
+    let moves: [(&'static str, Move); 10] = [
         ("inline", crate::inline::inline),
         ("placeholder", placeholders),
         ("rename", rename),
         ("literal-empty", empty_literals),
+        ("short-form", short_forms),
         ("number", numbers_to_zero),
         ("number", numbers_to_one),
         ("number", numbers_shorter),
@@ -372,16 +373,38 @@ fn rewrite_numbers(
 
 /// White space down to what the grammar needs, as much at once as the test allows.
 fn spaces(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
+    rewrite_all(r, lex, |k| match k {
+        TokenKind::Space { min } => Some(min),
+        _ => None,
+    })
+}
+
+/// The shorter forms a format offers ([`TokenKind::Shorter`]), as many at once as the test
+/// allows.
+fn short_forms(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
+    rewrite_all(r, lex, |k| match k {
+        TokenKind::Shorter(min) => Some(min),
+        _ => None,
+    })
+}
+
+/// Every token that `to` gives a smaller text (in shortlex order) rewritten to it, as many at
+/// once as the test allows.
+fn rewrite_all(
+    r: &mut Reducer<'_>,
+    lex: &Lexicon,
+    to: impl Fn(&TokenKind) -> Option<&'static str>,
+) -> Result<bool, ReduceError> {
     let changes: Vec<Splices> = lex
         .tokens
         .iter()
-        .filter_map(|t| match t.kind {
-            TokenKind::Space { min } if shortlex_less(min.as_bytes(), text(r, &t.span)) => {
+        .filter_map(|t| {
+            let min = to(&t.kind)?;
+            shortlex_less(min.as_bytes(), text(r, &t.span)).then(|| {
                 let mut s = Splices::default();
                 s.add(t.span.clone(), min.as_bytes());
-                Some(s)
-            }
-            _ => None,
+                s
+            })
         })
         .collect();
     apply_changes(r, &changes)

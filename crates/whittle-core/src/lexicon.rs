@@ -53,6 +53,9 @@ pub enum TokenKind {
         /// The smallest replacement: `""` or `" "`.
         min: &'static str,
     },
+    /// Bytes that may become this shorter form, with every other token of this kind at once
+    /// (an empty XML element's `></x>` as `/>`).
+    Shorter(&'static str),
     /// A node that may become one of these smaller forms, tried in order (a placeholder such as
     /// `0`, `pass` or `{}`).
     Alternatives(&'static [&'static str]),

@@ -1,6 +1,7 @@
 //! The tokens of an XML document that the moves below the tree may rewrite: element names (the
 //! start and the end tag together, since they have the same text), attribute names, attribute
-//! values, text, comments and CDATA, and the blanks inside tags.
+//! values, text, comments and CDATA, the blanks inside tags, and the end tag of an element with
+//! no content (`<x></x>` as `<x/>`).
 
 use whittle_core::{Document, Lexicon, Token, TokenKind};
 
@@ -45,6 +46,23 @@ pub(crate) fn lexicon(doc: &Document) -> Lexicon {
                 {
                     let start = span.end - 1 - name.len();
                     push(start..start + name.len(), NAME);
+                    // No content: `<x a="1"></x>` may become `<x a="1"/>`.
+                    let kids = tree.children(n);
+                    let after_attributes = kids
+                        .iter()
+                        .take_while(|&&k| tree.label(k).starts_with('@'))
+                        .last()
+                        .map_or(span.start + 1 + name.len(), |&k| tree.span(k).end);
+                    let gt = span.end - close - 1;
+                    let blanks = &src[after_attributes.min(gt)..gt];
+                    if kids.iter().all(|&k| tree.label(k).starts_with('@'))
+                        && src[gt] == b'>'
+                        && blanks
+                            .iter()
+                            .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+                    {
+                        push(gt..span.end, TokenKind::Shorter("/>"));
+                    }
                 }
             }
             _ => {}
@@ -110,3 +128,6 @@ fn is_name_byte(b: u8) -> bool {
         b' ' | b'\t' | b'\n' | b'\r' | b'/' | b'>' | b'<' | b'=' | b'"' | b'\''
     )
 }
+
+#[cfg(test)]
+mod tests;

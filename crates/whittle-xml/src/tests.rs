@@ -1247,36 +1247,3 @@ proptest! {
         check_any_input(&bytes, pick);
     }
 }
-
-#[test]
-fn the_lexicon_lists_names_values_text_comments_and_blanks_in_tags() {
-    use whittle_core::TokenKind::{Literal, Name, Space};
-    let src = r#"<a  b = "v">t<!--c--></a>"#;
-    let doc = Xml.parse(src.as_bytes()).unwrap();
-    let mut tokens: Vec<_> = Xml
-        .lexicon(&doc)
-        .expect("xml has a lexicon")
-        .tokens
-        .into_iter()
-        .map(|t| (t.span, t.kind))
-        .collect();
-    tokens.sort_by_key(|(span, _)| (span.start, span.end));
-    let name = Name {
-        namespace: 0,
-        bound: true,
-    };
-    assert_eq!(
-        tokens,
-        vec![
-            (1..2, name.clone()),                    // the start tag's `a`
-            (2..4, Space { min: " " }),              // two blanks before `b`: one stays
-            (4..5, name.clone()),                    // `b`
-            (5..6, Space { min: "" }),               // before `=`
-            (7..8, Space { min: "" }),               // after `=`
-            (8..11, Literal { open: 1, close: 1 }),  // `"v"`
-            (12..13, Literal { open: 0, close: 0 }), // the text `t`
-            (13..21, Literal { open: 4, close: 3 }), // `<!--c-->`
-            (23..24, name),                          // the end tag's `a`
-        ]
-    );
-}
