@@ -123,13 +123,11 @@ fn run_auto(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
         if crate::hoist::hoist(r)? {
             continue;
         }
-        // The moves below the tree to their own fixpoint first (an inlining can make the next
-        // one possible, a number loses one digit per round): a round of them costs a few tests,
-        // a round of the tree moves one per node at least.
+        // The moves below the tree to their own fixpoint first: a round of them costs a few
+        // tests, a round of the tree moves one per node at least.
         if !crate::below::reduce_below(r)? {
             break;
         }
-        while crate::below::reduce_below(r)? {}
     }
     crate::tail::byte_tail(r)
 }
