@@ -25,6 +25,7 @@ mod format;
 mod layout;
 mod load;
 mod model;
+mod nest;
 mod outline;
 mod render;
 mod templates;
