@@ -283,11 +283,13 @@ fn check_args(args: &ReduceArgs, output: &Path, trace_output: Option<&Path>) -> 
 fn rules(args: &ReduceArgs, format: &dyn Format) -> Result<(Option<Rules>, String)> {
     let rules = match (&args.rules, args.no_rules) {
         (_, true) => None,
-        (None, false) => whittle::shipped_rules_json(format.name())
-            .map(|text| {
-                Rules::from_json(text).context("the shipped rules of this build are broken")
-            })
-            .transpose()?,
+        (None, false) => match whittle::shipped_rules_json(format.name()) {
+            Some(text) => {
+                Rules::from_json(text).context("the shipped rules of this build are broken")?;
+                whittle::shipped_rules(format.name())
+            }
+            None => None,
+        },
         (Some(path), false) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| bad(format!("cannot read rules {}: {e}", path.display())))?;

@@ -96,6 +96,18 @@ pub fn render_template(tree: &Tree, edits: &Edits, out: &mut Vec<u8>) {
     render_with(tree, edits, out, &mut |_, _, _| false);
 }
 
+/// [`render_template`] where each node of `contents` (sorted by node) is rendered as the given
+/// bytes instead of its own text (when it is rendered at all): the default of
+/// [`crate::Format::render_embedded`].
+pub fn render_replacing(
+    tree: &Tree,
+    edits: &Edits,
+    contents: &[(NodeId, Vec<u8>)],
+    out: &mut Vec<u8>,
+) {
+    render_impl(tree, edits, out, &mut |_, _, _| false, contents);
+}
+
 /// A hook for formats that render some gaps differently: called with a node, the index of the
 /// gap between its children (0 = before the first child) and the output; returns `true` if it
 /// wrote the gap itself.
@@ -103,6 +115,16 @@ pub type GapHook<'a> = dyn FnMut(NodeId, usize, &mut Vec<u8>) -> bool + 'a;
 
 /// [`render_template`] with a hook for gaps; iterative, so deep trees do not overflow the stack.
 pub fn render_with(tree: &Tree, edits: &Edits, out: &mut Vec<u8>, hook: &mut GapHook<'_>) {
+    render_impl(tree, edits, out, hook, &[]);
+}
+
+fn render_impl(
+    tree: &Tree,
+    edits: &Edits,
+    out: &mut Vec<u8>,
+    hook: &mut GapHook<'_>,
+    contents: &[(NodeId, Vec<u8>)],
+) {
     enum Task {
         Node(NodeId),
         Gap(NodeId, usize),
@@ -128,8 +150,18 @@ pub fn render_with(tree: &Tree, edits: &Edits, out: &mut Vec<u8>, hook: &mut Gap
                 if edits.get(n) == Some(Edit::Delete) {
                     continue;
                 }
+                if let Ok(i) = contents.binary_search_by_key(&n, |c| c.0) {
+                    out.extend_from_slice(&contents[i].1);
+                    continue;
+                }
                 let kids = tree.children(n);
-                if kids.is_empty() || !edits.any_below(tree, n) {
+                let content_below = || {
+                    let i = contents.partition_point(|c| c.0 <= n);
+                    contents
+                        .get(i)
+                        .is_some_and(|c| c.0.index() < n.index() + tree.size(n))
+                };
+                if kids.is_empty() || !(edits.any_below(tree, n) || content_below()) {
                     out.extend_from_slice(tree.text(n));
                     continue;
                 }

@@ -1,7 +1,7 @@
 //! The one trait through which formats plug into the engine.
 
 use crate::document::{Document, ParseError};
-use crate::edit::{Edits, render_template};
+use crate::edit::{Edits, render_replacing, render_template};
 use crate::lexicon::Lexicon;
 use crate::template::{Template, default_templates};
 use crate::tree::{NodeId, Tree};
@@ -85,6 +85,29 @@ pub trait Format: Send + Sync {
         false
     }
 
+    /// The leaves of `doc` that hold a document of another format (a script in a PDF stream, a
+    /// `<script>` element's text in XML), for [`crate::Nested`], which parses each into a
+    /// subtree of the inner format. Empty by default: nothing is nested.
+    fn embedded(&self, doc: &Document) -> Vec<Embedded> {
+        let _ = doc;
+        Vec::new()
+    }
+
+    /// Renders `doc` with `edits` where each leaf of `contents` (sorted by node, each listed by
+    /// [`Format::embedded`]) holds the given content, in the form [`Format::embedded`] decoded it
+    /// to, instead of its own: the format encodes it again (a PDF stream's filter, an XML
+    /// text's escapes). The default writes the content in place of the leaf's bytes as it is,
+    /// which suits a format rendered by its template whose leaves need no encoding.
+    fn render_embedded(
+        &self,
+        doc: &Document,
+        edits: &Edits,
+        contents: &[(NodeId, Vec<u8>)],
+        out: &mut Vec<u8>,
+    ) {
+        render_replacing(&doc.tree, edits, contents, out);
+    }
+
     /// Whether this format has an in-process validity check.
     fn has_gate(&self) -> bool {
         false
@@ -95,4 +118,21 @@ pub trait Format: Send + Sync {
         let _ = bytes;
         true
     }
+}
+
+/// A leaf that holds a document of another format (see [`Format::embedded`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Embedded {
+    /// The leaf, in the outer document's tree.
+    pub leaf: NodeId,
+    /// The name of the inner format ([`Format::name`]: `javascript`, `xml`).
+    pub format: &'static str,
+    /// Where it is, for messages and `whittle tree` (`/JS stream of 12 0 obj`).
+    pub what: String,
+    /// A byte offset in the input the diagnostics about it point to.
+    pub offset: usize,
+    /// The inner document's bytes, decoded from how the outer format stores them; or why they
+    /// cannot be (a filter it does not decode, a decompression bomb). A leaf whose content is
+    /// not given stays an opaque leaf.
+    pub content: Result<Vec<u8>, String>,
 }

@@ -16,6 +16,8 @@ mod journal;
 mod judge;
 mod lexicon;
 mod lookahead;
+mod nest;
+mod nest_templates;
 mod observe;
 mod oracle;
 mod pool;
@@ -30,11 +32,12 @@ mod tree;
 pub use algo::{Algorithm, gtr, hdd, run};
 pub use ddmin::ddmin;
 pub use document::{Diagnostic, Document, ParseError};
-pub use edit::{Edit, Edits, GapHook, gap, render_template, render_with};
+pub use edit::{Edit, Edits, GapHook, gap, render_replacing, render_template, render_with};
 pub use engine::{Found, Options, ReduceError, Reducer, Stats, shortlex_less};
-pub use format::Format;
+pub use format::{Embedded, Format};
 pub use journal::{JOURNAL_VERSION, Journal, JournalError, JournalSpec, content_hash};
 pub use lexicon::{Lexicon, Splices, Token, TokenKind, blank_runs};
+pub use nest::Nested;
 pub use observe::{Gate, Observer, Started, Tested};
 pub use oracle::{
     Adaptive, CommandOracle, GENERATOR_HALTED, GeneratorOracle, GeneratorStats, Guard, Oracle,

@@ -90,6 +90,32 @@ impl Rules {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
+    /// Adds the rules of a format nested in this one ([`crate::Nested`]), whose labels appear in
+    /// the combined tree with `prefix` before them (`javascript:`): each label and each parent
+    /// label of a context gets the prefix; edge labels and the root context stay as they are
+    /// (an inner document's root is judged as a root, see
+    /// [`CompiledRules::may_substitute_root`]).
+    pub fn nest(&mut self, prefix: &str, inner: &Rules) {
+        for (label, lr) in &inner.labels {
+            let contexts = (lr.contexts.iter())
+                .map(|(p, e)| {
+                    let p = if p.is_empty() && e.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{prefix}{p}")
+                    };
+                    (p, e.clone())
+                })
+                .collect();
+            let nested = LabelRules {
+                count: lr.count,
+                mandatory_edges: lr.mandatory_edges.clone(),
+                contexts,
+            };
+            self.labels.insert(format!("{prefix}{label}"), nested);
+        }
+    }
+
     /// Resolves the rules against one tree's interned labels.
     pub fn compile(&self, tree: &Tree) -> CompiledRules {
         let mut labels = FxHashMap::default();
@@ -163,6 +189,15 @@ impl CompiledRules {
         tree.children(p)
             .iter()
             .any(|&s| s != n && tree.edge_sym(s) == edge)
+    }
+
+    /// [`CompiledRules::may_substitute`] for a node `d` taking the place of a root: of the tree,
+    /// or of a document nested in it, whose root has a parent in the combined tree but is judged
+    /// as its own format's root.
+    pub fn may_substitute_root(&self, tree: &Tree, d: NodeId) -> bool {
+        self.labels
+            .get(&tree.label_sym(d))
+            .is_none_or(|rules| rules.root_ok)
     }
 
     /// The specialized substitute-by-child check: may `d` take the place of `n`? If the corpus

@@ -3,7 +3,7 @@
 use crate::load::{check_structure, load, stream_limit};
 use crate::model::{PdfState, build};
 use crate::templates::{DropUnreachable, InlineReference, SubstituteByChild, state};
-use whittle_core::{Deletion, Document, Edits, Format, ParseError, Template};
+use whittle_core::{Deletion, Document, Edits, Embedded, Format, NodeId, ParseError, Template};
 
 /// The PDF format. See the crate documentation and `docs/pdf.md`. Candidates of an encrypted
 /// input are written with the input's encryption; [`DecryptedPdf`] writes them decrypted.
@@ -44,6 +44,20 @@ impl Format for DecryptedPdf {
 
     fn render(&self, doc: &Document, edits: &Edits, out: &mut Vec<u8>) {
         Pdf.render(doc, edits, out);
+    }
+
+    fn embedded(&self, doc: &Document) -> Vec<Embedded> {
+        Pdf.embedded(doc)
+    }
+
+    fn render_embedded(
+        &self,
+        doc: &Document,
+        edits: &Edits,
+        contents: &[(NodeId, Vec<u8>)],
+        out: &mut Vec<u8>,
+    ) {
+        Pdf.render_embedded(doc, edits, contents, out);
     }
 
     fn rewriting(&self) -> &'static str {
@@ -93,7 +107,33 @@ impl Format for Pdf {
         if edits.is_empty() {
             out.extend_from_slice(&state.input);
         } else {
-            crate::render::write(&doc.tree, state, edits, out);
+            crate::render::write(&doc.tree, state, edits, &[], out);
+        }
+    }
+
+    /// `/JS` strings and streams hold JavaScript; XFA streams and `/Subtype /XML` streams
+    /// (XMP metadata) hold XML (see `nest.rs`).
+    fn embedded(&self, doc: &Document) -> Vec<Embedded> {
+        match state(doc) {
+            Some(state) => crate::nest::embedded(&doc.tree, state),
+            None => Vec::new(),
+        }
+    }
+
+    /// Writes the candidate with the edited nested documents: a string as a literal string, a
+    /// stream's data without filter or with `/FlateDecode`, whichever is smaller.
+    fn render_embedded(
+        &self,
+        doc: &Document,
+        edits: &Edits,
+        contents: &[(NodeId, Vec<u8>)],
+        out: &mut Vec<u8>,
+    ) {
+        let Some(state) = state(doc) else { return };
+        if contents.is_empty() && edits.is_empty() {
+            out.extend_from_slice(&state.input);
+        } else {
+            crate::render::write(&doc.tree, state, edits, contents, out);
         }
     }
 
@@ -147,7 +187,7 @@ pub fn rewrite(doc: &Document) -> Vec<u8> {
     {
         let root = doc.tree.root();
         let edits = Edits::new().with(root, whittle_core::Edit::Replace(root));
-        crate::render::write(&doc.tree, state, &edits, &mut out);
+        crate::render::write(&doc.tree, state, &edits, &[], &mut out);
     }
     out
 }

@@ -18,13 +18,19 @@
 //! a catalog with a page tree. `whittle tree` prints a triage outline: objects, actions, JavaScript,
 //! embedded files.
 //!
+//! `Format::embedded` lists the strings and streams that hold JavaScript (`/JS`) or XML (XFA
+//! packets, XMP metadata), decoded, for `whittle_core::Nested` (the `whittle` crate nests the
+//! JavaScript and XML formats there); `Format::render_embedded` writes an edited one back.
+//!
 //! Nothing in a PDF is executed or interpreted beyond its object syntax; decoding is bounded
-//! (object streams share a budget, scripts are decoded for display up to 1 MiB).
+//! (object streams share a budget, nested streams another, scripts are decoded for display up to
+//! 1 MiB).
 
 mod format;
 mod layout;
 mod load;
 mod model;
+mod nest;
 mod outline;
 mod render;
 mod templates;

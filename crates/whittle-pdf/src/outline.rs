@@ -211,7 +211,7 @@ fn indent_text(out: &mut String, text: &str) {
 /// The triage outline of a parsed PDF.
 pub(crate) fn outline(tree: &Tree, state: &PdfState) -> String {
     let edits = Edits::new();
-    let Some(builder) = Builder::new(tree, state, &edits) else {
+    let Some(builder) = Builder::new(tree, state, &edits, &[]) else {
         return tree.dump();
     };
     let mut values = HashMap::new();

@@ -50,6 +50,9 @@ pub(crate) struct Builder<'a> {
     pub(crate) tree: &'a Tree,
     pub(crate) state: &'a PdfState,
     pub(crate) edits: &'a Edits,
+    /// Leaves holding a nested document that was edited, with their new (decoded) content,
+    /// sorted by node.
+    pub(crate) contents: &'a [(NodeId, Vec<u8>)],
     /// Object id → the node that is its value.
     pub(crate) objects: BTreeMap<ObjectId, NodeId>,
 }
@@ -57,11 +60,17 @@ pub(crate) struct Builder<'a> {
 impl<'a> Builder<'a> {
     /// Walks the candidate from the trailer (iteratively: reference chains can be long) and finds
     /// the objects that exist in it. `None` if the trailer itself is gone.
-    pub(crate) fn new(tree: &'a Tree, state: &'a PdfState, edits: &'a Edits) -> Option<Self> {
+    pub(crate) fn new(
+        tree: &'a Tree,
+        state: &'a PdfState,
+        edits: &'a Edits,
+        contents: &'a [(NodeId, Vec<u8>)],
+    ) -> Option<Self> {
         let mut b = Builder {
             tree,
             state,
             edits,
+            contents,
             objects: BTreeMap::new(),
         };
         let root = resolve(tree, edits, tree.root())?;
@@ -140,8 +149,18 @@ impl<'a> Builder<'a> {
                 .is_some_and(|p| matches!(self.state.node(p).kind, Kind::Stream))
     }
 
+    /// The new content of a leaf holding an edited nested document.
+    fn content(&self, n: NodeId) -> Option<&'a [u8]> {
+        let contents = self.contents;
+        let i = contents.binary_search_by_key(&n, |c| c.0).ok()?;
+        Some(&contents[i].1)
+    }
+
     /// The value of a leaf slot.
     fn leaf(&self, n: NodeId) -> Object {
+        if let Some(c) = self.content(n) {
+            return crate::nest::string(c);
+        }
         match &self.state.node(n).kind {
             Kind::Scalar(o) => o.clone(),
             Kind::Ref { id, .. } if self.objects.contains_key(id) => Object::Reference(*id),
@@ -205,8 +224,9 @@ impl<'a> Builder<'a> {
                     .iter()
                     .find(|&&k| matches!(self.state.node(k).kind, Kind::Data(_)))
                     .and_then(|&k| resolve(self.tree, self.edits, k))
-                    .and_then(|k| match &self.state.node(k).kind {
-                        Kind::Data(d) => Some(d.clone()),
+                    .and_then(|k| match (&self.state.node(k).kind, self.content(k)) {
+                        (Kind::Data(_), Some(c)) => Some(crate::nest::encode(&mut dict, c)),
+                        (Kind::Data(d), None) => Some(d.clone()),
                         _ => None,
                     });
                 let content = data.unwrap_or_else(|| {
@@ -245,8 +265,18 @@ impl<'a> Builder<'a> {
 
 /// Writes the candidate (see [`crate::write`]); leaves `out` empty if it has no catalog or no page
 /// tree (the empty file, which is never interesting, stands for "not a PDF").
-pub(crate) fn write(tree: &Tree, state: &PdfState, edits: &Edits, out: &mut Vec<u8>) {
-    let Some(candidate) = Builder::new(tree, state, edits).and_then(|b| b.candidate()) else {
+///
+/// `contents`: leaves holding an edited nested document, with their new content (sorted by node;
+/// see [`crate::nest`]).
+pub(crate) fn write(
+    tree: &Tree,
+    state: &PdfState,
+    edits: &Edits,
+    contents: &[(NodeId, Vec<u8>)],
+    out: &mut Vec<u8>,
+) {
+    let Some(candidate) = Builder::new(tree, state, edits, contents).and_then(|b| b.candidate())
+    else {
         return;
     };
     crate::write::write(state, candidate, out);

@@ -27,6 +27,17 @@ pub use whittle_core::{
 };
 
 use std::path::Path;
+use whittle_core::Nested;
+
+/// What a format's leaves may hold: the formats nested in it ([`whittle_core::Nested`]). PDF
+/// holds JavaScript (`/JS` strings and streams) and XML (XFA forms, XMP metadata).
+const IN_PDF: &[&dyn Format] = &[&whittle_javascript::JavaScript, &whittle_xml::Xml];
+
+/// The `pdf` format: PDF with the documents nested in its strings and streams.
+static PDF: Nested = Nested::new(&whittle_pdf::Pdf, IN_PDF);
+
+/// `pdf` writing the candidates of an encrypted input decrypted.
+static PDF_DECRYPTED: Nested = Nested::new(&whittle_pdf::DecryptedPdf, IN_PDF);
 
 /// Every format of this build, in the order `whittle formats` lists them.
 pub fn formats() -> Vec<&'static dyn Format> {
@@ -34,7 +45,7 @@ pub fn formats() -> Vec<&'static dyn Format> {
         &whittle_xml::Xml,
         &whittle_python::Python,
         &whittle_javascript::JavaScript,
-        &whittle_pdf::Pdf,
+        &PDF,
         &whittle_trace::Trace,
         &whittle_lines::Lines,
     ]
@@ -60,7 +71,7 @@ pub fn format_for_path(path: &Path) -> Option<&'static dyn Format> {
 /// The PDF format that writes the candidates of an encrypted input decrypted (`--pdf-decrypt`);
 /// the listed `pdf` format keeps the input's encryption. Also named `pdf`.
 pub fn pdf_decrypted() -> &'static dyn Format {
-    &whittle_pdf::DecryptedPdf
+    &PDF_DECRYPTED
 }
 
 /// The `lines` format, for files no other format claims.
@@ -80,11 +91,23 @@ pub fn shipped_rules_json(format: &str) -> Option<&'static str> {
     }
 }
 
-/// The shipped rules of a format, parsed. The build's own tests check that every shipped file
-/// parses, so `None` means the format has none.
+/// The shipped rules of a format, parsed, with those of the formats nested in it under their
+/// labels' prefixes (`javascript:`, `xml:`; see [`Rules::nest`]). The build's own tests check
+/// that every shipped file parses, so `None` means the format has none.
 pub fn shipped_rules(format: &str) -> Option<Rules> {
-    shipped_rules_json(format).and_then(|text| Rules::from_json(text).ok())
+    let parse = |name: &str| shipped_rules_json(name).and_then(|text| Rules::from_json(text).ok());
+    let mut rules = parse(format)?;
+    if format == PDF.name() {
+        for inner in IN_PDF {
+            if let Some(r) = parse(inner.name()) {
+                rules.nest(&format!("{}:", inner.name()), &r);
+            }
+        }
+    }
+    Some(rules)
 }
 
+#[cfg(test)]
+mod nest_tests;
 #[cfg(test)]
 mod tests;

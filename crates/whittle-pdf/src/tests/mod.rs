@@ -8,6 +8,7 @@ use super::{Pdf, rewrite};
 mod edits;
 mod encryption;
 mod faithful;
+mod nest;
 use crate::model::{Kind, PdfState};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
