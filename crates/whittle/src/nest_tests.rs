@@ -377,3 +377,107 @@ fn a_reduction_reduces_inside_the_xfa_packet() {
     .expect("the packet");
     assert_eq!(String::from_utf8_lossy(&packet), "A & B");
 }
+
+/// ASCII85 (PDF 32000-1, 7.4.3): four bytes as five digits base 85 from `!`, `z` for four zeros,
+/// a last partial group as its first n + 1 digits, then `~>`.
+fn ascii85(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for chunk in data.chunks(4) {
+        let mut group = [0u8; 4];
+        group[..chunk.len()].copy_from_slice(chunk);
+        let mut v = u32::from_be_bytes(group);
+        if chunk.len() == 4 && v == 0 {
+            out.push(b'z');
+            continue;
+        }
+        let mut digits = [0u8; 5];
+        for d in digits.iter_mut().rev() {
+            *d = b'!' + (v % 85) as u8;
+            v /= 85;
+        }
+        out.extend_from_slice(&digits[..chunk.len() + 1]);
+    }
+    out.extend_from_slice(b"~>");
+    out
+}
+
+/// RunLength (7.4.5): literal runs of at most 128 bytes (length - 1, then the bytes), then 128.
+fn run_length(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for chunk in data.chunks(128) {
+        out.push((chunk.len() - 1) as u8);
+        out.extend_from_slice(chunk);
+    }
+    out.push(128);
+    out
+}
+
+/// PNG predictor `Up` (PDF /Predictor 12) on rows of `columns` bytes: each row is its filter
+/// type, 2, and each byte minus the byte above it; the last row is padded with zeros.
+fn png_up(data: &[u8], columns: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut above = vec![0u8; columns];
+    for chunk in data.chunks(columns) {
+        let mut row = chunk.to_vec();
+        row.resize(columns, 0);
+        out.push(2);
+        out.extend(row.iter().zip(&above).map(|(b, a)| b.wrapping_sub(*a)));
+        above = row;
+    }
+    out
+}
+
+/// LZW as PDF writes it by default (most significant bit first, the code size growing one code
+/// early: `/EarlyChange 1`).
+fn lzw(data: &[u8]) -> Vec<u8> {
+    weezl::encode::Encoder::with_tiff_size_switch(weezl::BitOrder::Msb, 8)
+        .encode(data)
+        .expect("lzw encodes")
+}
+
+#[test]
+fn scripts_behind_every_filter_are_nested_and_an_edit_writes_them_decoded() {
+    // The script of an /OpenAction behind each of PDF's general filters, with a predictor and in
+    // a chain: the untouched file renders as the input (in `parse`), the nested script is there,
+    // and deleting its call writes a stream that decodes to exactly what is left. (The script's
+    // 25 bytes are five rows of the predictor's five columns, so no padding joins the script.)
+    let script = SCRIPT.as_bytes();
+    let hex: Vec<u8> = script
+        .iter()
+        .flat_map(|b| format!("{b:02X}").into_bytes())
+        .chain(*b">")
+        .collect();
+    assert_eq!(script.len(), 25);
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("/Filter/FlateDecode", flate(script)),
+        (
+            "/Filter/FlateDecode/DecodeParms<</Predictor 12/Columns 5>>",
+            flate(&png_up(script, 5)),
+        ),
+        ("/Filter/LZWDecode", lzw(script)),
+        ("/Filter/ASCII85Decode", ascii85(script)),
+        ("/Filter/ASCIIHexDecode", hex.clone()),
+        ("/Filter/RunLengthDecode", run_length(script)),
+        ("/Filter[/ASCIIHexDecode/FlateDecode]", {
+            flate(script)
+                .iter()
+                .flat_map(|b| format!("{b:02x}").into_bytes())
+                .chain(*b">")
+                .collect()
+        }),
+    ];
+    for (filter, data) in cases {
+        let input = pdf(
+            "/OpenAction 4 0 R",
+            &[
+                ("<</S/JavaScript/JS 5 0 R>>", None),
+                (&format!("<<{filter}>>"), Some(data)),
+            ],
+        );
+        let doc = parse(&input);
+        let call = node(&doc, "javascript:expression_statement", "app.alert(x);");
+        let out = render(&doc, &Edits::new().with(call, Edit::Delete));
+        assert_eq!(stream(&out, 5).0, "var x = 1;\n", "{filter}");
+        qpdf_check(&out);
+    }
+}
