@@ -111,8 +111,8 @@ fn run_tree(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError
 
 /// [`Algorithm::Auto`]: the tree moves first (they remove the most bytes per test), then the
 /// tidy rendering, then hoisting (a node replaced by a deeper descendant of its kind; the tree
-/// moves again if one was kept), then the moves below the tree; the tree moves again whenever those changed
-/// anything. Last, for an input the format's gate rejects, the byte-level tail.
+/// moves again if one was kept), then the moves below the tree; the tree moves again whenever
+/// those changed anything. Last, for an input the format's gate rejects, the byte-level tail.
 fn run_auto(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
     loop {
         r.set_phase("tree");

@@ -1,6 +1,7 @@
 //! Moves below the tree: rewrites of the text inside nodes (names, literals, numbers, white
-//! space, placeholders, inlined definitions), proposed from the tokens a format lists in its [`Lexicon`] and tested
-//! through the same pipeline as every tree edit (render, hash, cache, gate, test).
+//! space, placeholders, inlined definitions, short forms), proposed from the tokens a format
+//! lists in its [`Lexicon`] and tested through the same pipeline as every tree edit (render,
+//! hash, cache, gate, test).
 //!
 //! A candidate here is a set of [`Splices`] on the current document's source: byte ranges of
 //! the current tree (a node's span, the inside of a string, a run of blanks in the bytes between

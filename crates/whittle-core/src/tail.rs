@@ -1,8 +1,8 @@
 //! The byte-level tail of [`crate::Algorithm::Auto`], for inputs that are not valid to begin
-//! with (the test is about a malformed file, so the format's gate switched itself off): ddmin over
-//! the shortest interesting prefix, then the characters of the whole file, then its bytes, within a budget of oracle calls; and,
-//! when the result is a few bytes long, every shorter string over its bytes, so that the report
-//! can say the result is minimal.
+//! with (the test is about a malformed file, so the format's gate switched itself off): the
+//! shortest interesting prefix, then ddmin over the characters of the whole file, then over its
+//! bytes, within a budget of oracle calls; and, when the result is a few bytes long, every
+//! shorter string over its bytes, so that the report can say the result is minimal.
 
 use crate::below::units;
 use crate::ddmin::ddmin_by;
