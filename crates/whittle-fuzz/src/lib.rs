@@ -1,0 +1,187 @@
+//! The properties whittle's fuzz targets check, one entry point per format.
+//!
+//! [`check`] takes the fuzzer's bytes, splits off [`CONTROL`] bytes that choose the edits and
+//! treats the rest as a document of the target's format. It panics when a property fails:
+//!
+//! - parsing never panics (and never hangs: the fuzzer's timeout sees that);
+//! - the unedited document renders back to its input byte for byte;
+//! - random tree edits (deletions and the candidates of the format's own templates) and random
+//!   text splices of the kinds the moves below the tree make (renamings, emptied or shortened
+//!   literals, numbers, blanks, placeholders) render bytes that the format parses again, which
+//!   again round-trip; the gate never panics on them;
+//! - per format: an XML document the gate accepts needed no recovery; a PDF written afresh
+//!   (the form of every candidate) loads into the same tree and rewriting it changes nothing.
+//!
+//! The AFL binary in `fuzz/` calls [`check`]; the replay test of this crate runs every saved
+//! corpus file and every regression file through it. See `docs/fuzzing.md`.
+
+mod edits;
+mod rng;
+
+use std::fmt;
+use whittle_core::{Document, Edits, Format};
+
+pub use rng::Rng;
+
+/// How many leading bytes of a fuzz input choose the edits; the rest is the document.
+pub const CONTROL: usize = 4;
+
+/// A fuzz target: one format of the repository.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// `whittle-xml`.
+    Xml,
+    /// `whittle-python`.
+    Python,
+    /// `whittle-javascript`.
+    JavaScript,
+    /// `whittle-pdf`.
+    Pdf,
+    /// `whittle-lines`.
+    Lines,
+    /// `whittle-trace`.
+    Trace,
+}
+
+impl Target {
+    /// Every target, in the order of the docs.
+    pub const ALL: [Target; 6] = [
+        Target::Xml,
+        Target::Python,
+        Target::JavaScript,
+        Target::Pdf,
+        Target::Lines,
+        Target::Trace,
+    ];
+
+    /// The format's name (`--lang`), which is also the target's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Xml => "xml",
+            Target::Python => "python",
+            Target::JavaScript => "javascript",
+            Target::Pdf => "pdf",
+            Target::Lines => "lines",
+            Target::Trace => "trace",
+        }
+    }
+
+    /// The target of a format name.
+    pub fn named(name: &str) -> Option<Target> {
+        Target::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// The format under test, as the library lists it.
+    pub fn format(self) -> &'static dyn Format {
+        match whittle::format_named(self.name()) {
+            Some(format) => format,
+            None => panic!("whittle lists no format named {}", self.name()),
+        }
+    }
+
+    /// Documents longer than this are skipped, so that every execution stays fast: the
+    /// properties are about structure, which small documents reach.
+    pub fn max_document(self) -> usize {
+        match self {
+            Target::Pdf => 16 * 1024,
+            _ => 64 * 1024,
+        }
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Runs every property of `target` on one fuzz input; panics when one fails.
+pub fn check(target: Target, data: &[u8]) {
+    let (control, input) = data.split_at(data.len().min(CONTROL));
+    if input.len() > target.max_document() {
+        return;
+    }
+    let format = target.format();
+    let _ = format.gate(input);
+    let Ok(doc) = format.parse(input) else {
+        return;
+    };
+    let mut out = Vec::new();
+    format.render(&doc, &Edits::new(), &mut out);
+    assert!(
+        out == input,
+        "{target}: the unedited document renders {} bytes, not its {} input bytes",
+        out.len(),
+        input.len()
+    );
+    let _ = format.outline(&doc);
+    let _ = format.ddmin_units(&doc.tree);
+    per_format(target, &doc, input);
+    if let Some(tidy) = format.tidy(&doc) {
+        reparses(target, &tidy, &"the tidy rendering");
+    }
+    let mut rng = Rng::new(control);
+    edits::tree_edits(target, &doc, &mut rng);
+    edits::splices(target, &doc, input, &mut rng);
+}
+
+/// The bytes of a candidate parse again (unless empty: the engine never accepts the empty
+/// file, so it never re-parses one), round-trip, and the gate gives a verdict.
+fn reparses(target: Target, bytes: &[u8], what: &dyn fmt::Display) {
+    let format = target.format();
+    let _ = format.gate(bytes);
+    if bytes.is_empty() {
+        return;
+    }
+    let again = match format.parse(bytes) {
+        Ok(doc) => doc,
+        Err(e) => panic!("{target}: {what} does not parse again: {e}"),
+    };
+    let mut out = Vec::new();
+    format.render(&again, &Edits::new(), &mut out);
+    assert!(
+        out == bytes,
+        "{target}: {what} parses, but does not render back byte for byte"
+    );
+}
+
+/// The properties one format promises beyond the shared ones.
+fn per_format(target: Target, doc: &Document, input: &[u8]) {
+    match target {
+        Target::Xml => {
+            // docs/xml.md: a document the gate accepts never has an `#error` node.
+            if target.format().gate(input) {
+                let t = &doc.tree;
+                assert!(
+                    t.nodes().all(|n| t.label(n) != "#error"),
+                    "xml: the gate accepts a document that needed recovery"
+                );
+            }
+        }
+        Target::Pdf => {
+            // docs/pdf.md: the document written afresh (the form of every candidate) loads
+            // into the same tree, and rewriting it again changes nothing.
+            let out = whittle_pdf::rewrite(doc);
+            assert!(
+                !out.is_empty(),
+                "pdf: a document that parsed rewrites as nothing"
+            );
+            let again = match target.format().parse(&out) {
+                Ok(again) => again,
+                Err(e) => panic!("pdf: the rewritten document does not parse: {e}"),
+            };
+            assert!(
+                again.tree.dump() == doc.tree.dump(),
+                "pdf: the rewritten document parses into another tree"
+            );
+            assert!(
+                whittle_pdf::rewrite(&again) == out,
+                "pdf: rewriting the rewritten document changes it"
+            );
+        }
+        Target::Python | Target::JavaScript | Target::Lines | Target::Trace => {}
+    }
+}
+
+#[cfg(test)]
+mod tests;
