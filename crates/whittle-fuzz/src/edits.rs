@@ -6,23 +6,19 @@ use crate::rng::Rng;
 use crate::{Target, reparses};
 use std::collections::BTreeSet;
 use std::ops::Range;
-use whittle_core::{Document, Edit, Edits, NodeId, Splices, TokenKind, shortlex_less};
+use whittle_core::{Document, Edits, NodeId, Splices, TokenKind, shortlex_less};
 
 /// How many candidates of each kind one input tries, at most.
-const CANDIDATES: usize = 4;
+const CANDIDATES: usize = 1;
 /// How many edits (or splices) one candidate combines, at most.
 const EDITS: usize = 3;
 
-/// The no-op rewrite the engine checks first (`Replace(root)`), then random combinations of
-/// template candidates on random nodes.
+/// Random combinations of template candidates on random nodes.
 pub(crate) fn tree_edits(target: Target, doc: &Document, rng: &mut Rng) {
     let format = target.format();
     let tree = &doc.tree;
     let templates = format.templates();
     let mut out = Vec::new();
-    let root = tree.root();
-    format.render(doc, &Edits::new().with(root, Edit::Replace(root)), &mut out);
-    reparses(target, &out, &"the no-op rewrite");
     let mut proposed = Vec::new();
     for _ in 0..1 + rng.below(CANDIDATES) {
         let mut edits = Edits::new();
@@ -44,18 +40,19 @@ pub(crate) fn tree_edits(target: Target, doc: &Document, rng: &mut Rng) {
 }
 
 /// Random combinations of the splices the moves below the tree propose, where the format has a
-/// lexicon and the tree's source is the input (as the engine requires).
-pub(crate) fn splices(target: Target, doc: &Document, input: &[u8], rng: &mut Rng) {
+/// lexicon and the tree's source is the input (as the engine requires). Returns whether it
+/// tried any.
+pub(crate) fn splices(target: Target, doc: &Document, input: &[u8], rng: &mut Rng) -> bool {
     let format = target.format();
     if doc.tree.source() != input {
-        return;
+        return false;
     }
     let Some(lexicon) = format.lexicon(doc) else {
-        return;
+        return false;
     };
     let tokens = &lexicon.tokens;
     if tokens.is_empty() {
-        return;
+        return false;
     }
     for t in tokens {
         assert!(
@@ -82,6 +79,7 @@ pub(crate) fn splices(target: Target, doc: &Document, input: &[u8], rng: &mut Rn
         s.render(input, &mut out);
         reparses(target, &out, &format_args!("the splices {s:?}"));
     }
+    true
 }
 
 /// The splices one move would make of token `t`: a renaming of every occurrence of its name,
