@@ -98,7 +98,35 @@ fn afl(fuzz: &Path) -> Command {
         .env("AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES", "1")
         .env("AFL_NO_UI", "1")
         .env("AFL_FAST_CAL", "1");
+    // afl-cmin runs the first afl-showmap on the PATH, which may be an older system AFL++
+    // (Debian's 4.04c lacks options it passes): cargo-afl's own tools come first.
+    if let Some(bin) = afl_bin_dir() {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let dirs = std::iter::once(bin).chain(std::env::split_paths(&path));
+        if let Ok(joined) = std::env::join_paths(dirs) {
+            cmd.env("PATH", joined);
+        }
+    }
     cmd
+}
+
+/// cargo-afl's AFL++ tools: `$XDG_DATA_HOME/afl.rs/rustc-*/afl.rs-*/afl/bin` (the most recently
+/// built, if there are several).
+fn afl_bin_dir() -> Option<PathBuf> {
+    let data = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
+    let subdirs = |dir: &Path| -> Vec<PathBuf> {
+        std::fs::read_dir(dir)
+            .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default()
+    };
+    subdirs(&data.join("afl.rs"))
+        .iter()
+        .flat_map(|rustc| subdirs(rustc))
+        .map(|afl| afl.join("afl/bin"))
+        .filter(|bin| bin.join("afl-showmap").is_file())
+        .max_by_key(|bin| bin.metadata().and_then(|m| m.modified()).ok())
 }
 
 /// Builds the instrumented harness; returns its path.
