@@ -16,7 +16,9 @@
 //!   by their generated inputs (GTR*), and writes the `greduce` section of `docs/benchmarks.md`;
 //! - `cargo xtask corpora [--only python|xml|pdf]` fetches the pinned corpora, relearns the
 //!   shipped rules `corpora/*.rules.json` and writes `corpora/manifest.json` and
-//!   `docs/learning-curve.svg`.
+//!   `docs/learning-curve.svg`;
+//! - `cargo xtask fuzz --target NAME [--minutes N] [--resume] [--minimize]` builds the AFL++
+//!   harness of `fuzz/` and fuzzes one format's properties (docs/fuzzing.md).
 
 mod bench;
 mod cases;
@@ -24,6 +26,7 @@ mod cells;
 mod corpora;
 mod document;
 mod findings;
+mod fuzz;
 mod greduce;
 mod inputs;
 mod install;
@@ -64,6 +67,8 @@ enum Task {
     /// Reduce the example generators' traces (GReduce) and their outputs (GTR*), and write the
     /// greduce section of docs/benchmarks.md.
     Greduce(greduce::GreduceArgs),
+    /// Fuzz one format with AFL++ (cargo-afl) from its saved corpus; see docs/fuzzing.md.
+    Fuzz(fuzz::FuzzArgs),
     /// Run a command and write the CPU time and peak memory of its process tree (used by bench).
     #[command(hide = true)]
     Measure(measure::MeasureArgs),
@@ -76,6 +81,7 @@ fn main() -> ExitCode {
         Task::XmlRoundtrip(args) => roundtrip::run(&args),
         Task::Corpora(args) => corpora::run(&args),
         Task::Greduce(args) => greduce::run(&args),
+        Task::Fuzz(args) => fuzz::run(&args),
         Task::Measure(args) => measure::run(&args),
     };
     match result {

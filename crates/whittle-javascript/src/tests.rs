@@ -733,3 +733,19 @@ fn the_lexicon_offers_declarations_bound_once_for_inlining() {
         ]
     );
 }
+
+#[test]
+fn the_gate_survives_a_panic_of_swc() {
+    // Found by the fuzzer (fuzz/regressions/javascript/swc-debug-assertion): an arrow after
+    // two parenthesized items trips a `debug_assert_eq!` in swc 47's parser
+    // (`parse_args_or_pats_inner`). With debug assertions (the dev profile, and the fuzz
+    // harness) swc panics on the gate's thread, and the gate lets the candidate through to the
+    // test, as it does for every parser panic; in a release build the assertion is compiled out.
+    let src = b"const add = (a, b = 1\n => a + b;\n";
+    let verdict = JavaScript.gate(src);
+    if cfg!(debug_assertions) {
+        assert!(verdict, "a parser panic lets the candidate through");
+    }
+    let text = std::str::from_utf8(src).expect("UTF-8");
+    assert_eq!(render(&parse(text), &Edits::new()), text);
+}

@@ -170,7 +170,14 @@ pub(crate) fn check_structure(
     let mut stack = vec![(pages, false)];
     let mut count = 0usize;
     while let Some((o, via_kids)) = stack.pop() {
-        let Some((id, o)) = resolve(o) else { continue };
+        // A reference to no object is `null` (and a rendering writes it so), which the strict
+        // check rejects as a kid: the input must get the same verdict as its renderings.
+        let Some((id, o)) = resolve(o) else {
+            if strict {
+                return Err("a kid of the page tree names no object".into());
+            }
+            continue;
+        };
         if strict && id.is_none() {
             return Err("a node of the page tree is not an indirect object".into());
         }

@@ -352,6 +352,22 @@ fn an_empty_page_tree_is_a_document_with_a_diagnostic() {
 }
 
 #[test]
+fn a_kid_that_names_no_object_keeps_the_document_writable() {
+    // Found by the fuzzer (fuzz/regressions/pdf/dangling-kid): the strict check skipped a kid
+    // that names no object, so the input passed it, but every rendering writes that kid as
+    // `null`, which it rejects, so every candidate was the empty file.
+    let input = String::from_utf8(document("", &[]))
+        .expect("ASCII")
+        .replace("Kids[3 0 R]", "Kids[9 0 R]");
+    let doc = parse(input.as_bytes());
+    assert!(!state(&doc).strict, "such a page tree is not well formed");
+    let out = rewrite(&doc);
+    assert!(!out.is_empty(), "the no-op rewrite is a document");
+    assert!(Pdf.gate(&out));
+    assert_eq!(state(&parse(&out)).pages, 0);
+}
+
+#[test]
 fn a_stream_bomb_is_never_decoded_beyond_a_bound() {
     // The page script inflates to 200 MB. Loading never decodes it, reduction keeps it as it is
     // stored, and the outline decodes at most 1 MiB of it.

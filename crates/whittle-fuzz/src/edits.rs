@@ -1,0 +1,229 @@
+//! Random candidates on a parsed document, of the two kinds the engine makes: tree edits
+//! (deletions and the candidates of the format's templates) and text splices (the rewrites of
+//! the moves below the tree, from the format's lexicon).
+
+use crate::rng::Rng;
+use crate::{Target, reparses};
+use std::collections::BTreeSet;
+use std::ops::Range;
+use whittle_core::{Document, Edits, NodeId, Splices, TokenKind, shortlex_less};
+
+/// How many candidates of each kind one input tries, at most.
+const CANDIDATES: usize = 1;
+/// How many edits (or splices) one candidate combines, at most.
+const EDITS: usize = 3;
+
+/// Random combinations of template candidates on random nodes.
+pub(crate) fn tree_edits(target: Target, doc: &Document, rng: &mut Rng) {
+    let format = target.format();
+    let tree = &doc.tree;
+    let templates = format.templates();
+    let mut out = Vec::new();
+    let mut proposed = Vec::new();
+    for _ in 0..1 + rng.below(CANDIDATES) {
+        let mut edits = Edits::new();
+        for _ in 0..1 + rng.below(EDITS) {
+            let node = NodeId(rng.below(tree.len()) as u32);
+            proposed.clear();
+            let Some(template) = rng.pick(&templates) else {
+                break;
+            };
+            template.candidates(doc, node, None, &mut proposed);
+            if let Some(&edit) = rng.pick(&proposed) {
+                edits.set(node, edit);
+            }
+        }
+        out.clear();
+        format.render(doc, &edits, &mut out);
+        reparses(target, &out, &format_args!("the rendering of {edits:?}"));
+    }
+}
+
+/// Random combinations of the splices the moves below the tree propose, where the format has a
+/// lexicon and the tree's source is the input (as the engine requires). Returns whether it
+/// tried any.
+pub(crate) fn splices(target: Target, doc: &Document, input: &[u8], rng: &mut Rng) -> bool {
+    let format = target.format();
+    if doc.tree.source() != input {
+        return false;
+    }
+    let Some(lexicon) = format.lexicon(doc) else {
+        return false;
+    };
+    let tokens = &lexicon.tokens;
+    if tokens.is_empty() {
+        return false;
+    }
+    for t in tokens {
+        assert!(
+            t.span.start <= t.span.end && t.span.end <= input.len(),
+            "{target}: the lexicon lists a token outside the source: {t:?}"
+        );
+    }
+    let mut used: BTreeSet<&[u8]> = tokens
+        .iter()
+        .filter(|t| matches!(t.kind, TokenKind::Name { .. }))
+        .map(|t| &input[t.span.clone()])
+        .collect();
+    used.extend(lexicon.reserved.iter().map(|w| w.as_bytes()));
+    let mut out = Vec::new();
+    for _ in 0..1 + rng.below(CANDIDATES) {
+        let mut s = Splices::default();
+        for _ in 0..1 + rng.below(EDITS) {
+            let Some(t) = rng.pick(tokens) else { break };
+            for (range, bytes) in rewrite(input, tokens, t, &used, rng) {
+                s.add(range, &bytes);
+            }
+        }
+        out.clear();
+        s.render(input, &mut out);
+        reparses(target, &out, &format_args!("the splices {s:?}"));
+    }
+    true
+}
+
+/// The splices one move would make of token `t`: a renaming of every occurrence of its name,
+/// its literal emptied or one character shorter, a number as `0`, `1` or one digit shorter,
+/// blanks or a short form at their minimum, a placeholder, an inlined definition.
+fn rewrite(
+    input: &[u8],
+    tokens: &[whittle_core::Token],
+    t: &whittle_core::Token,
+    used: &BTreeSet<&[u8]>,
+    rng: &mut Rng,
+) -> Vec<(Range<usize>, Vec<u8>)> {
+    let old = &input[t.span.clone()];
+    match &t.kind {
+        TokenKind::Name { namespace, .. } => {
+            // The move renames names bound somewhere in the file, to a name used nowhere.
+            let same = |u: &&whittle_core::Token| {
+                matches!(u.kind, TokenKind::Name { namespace: ns, .. } if ns == *namespace)
+                    && &input[u.span.clone()] == old
+            };
+            let group: Vec<_> = tokens.iter().filter(same).collect();
+            if !group
+                .iter()
+                .any(|u| matches!(u.kind, TokenKind::Name { bound: true, .. }))
+            {
+                return Vec::new();
+            }
+            let new = fresh_name(used, rng.below(26));
+            group
+                .iter()
+                .map(|u| (u.span.clone(), new.clone()))
+                .collect()
+        }
+        TokenKind::Literal { open, close } => {
+            if t.span.len() < open + close {
+                return Vec::new();
+            }
+            let content = t.span.start + open..t.span.end - close;
+            if content.is_empty() {
+                return Vec::new();
+            }
+            if rng.below(2) == 0 {
+                return vec![(content, Vec::new())];
+            }
+            let units = units(&input[content.clone()], content.start);
+            rng.pick(&units)
+                .map(|u| vec![(u.clone(), Vec::new())])
+                .unwrap_or_default()
+        }
+        TokenKind::Number => {
+            let shorter = match old {
+                [.., a, b] if a.is_ascii_digit() && b.is_ascii_digit() => {
+                    old[..old.len() - 1].to_vec()
+                }
+                _ => old.to_vec(),
+            };
+            let choices = [b"0".to_vec(), b"1".to_vec(), shorter];
+            let new = &choices[rng.below(choices.len())];
+            if shortlex_less(new, old) {
+                vec![(t.span.clone(), new.clone())]
+            } else {
+                Vec::new()
+            }
+        }
+        TokenKind::Space { min } | TokenKind::Shorter(min)
+            if shortlex_less(min.as_bytes(), old) =>
+        {
+            vec![(t.span.clone(), min.as_bytes().to_vec())]
+        }
+        TokenKind::Space { .. } | TokenKind::Shorter(_) => Vec::new(),
+        TokenKind::Definition { value, wrap, uses } => {
+            // Inlining: every use by the value (in parentheses with `wrap`), the statement gone.
+            let mut copy = input[value.clone()].to_vec();
+            if *wrap {
+                copy.insert(0, b'(');
+                copy.push(b')');
+            }
+            let mut splices = vec![(t.span.clone(), Vec::new())];
+            splices.extend(uses.iter().map(|u| (u.clone(), copy.clone())));
+            splices
+        }
+        TokenKind::Alternatives(alts) => {
+            let smaller: Vec<&str> = alts
+                .iter()
+                .copied()
+                .filter(|a| shortlex_less(a.as_bytes(), old))
+                .collect();
+            rng.pick(&smaller)
+                .map(|a| vec![(t.span.clone(), a.as_bytes().to_vec())])
+                .unwrap_or_default()
+        }
+    }
+}
+
+/// The `skip`-th shortest name over `a`–`z` that is not in `used` (the rename move takes the
+/// first; any unused one exercises the same property).
+fn fresh_name(used: &BTreeSet<&[u8]>, skip: usize) -> Vec<u8> {
+    let mut left = skip;
+    let mut i = 0usize;
+    loop {
+        let name = name_of(i);
+        i += 1;
+        if used.contains(name.as_slice()) {
+            continue;
+        }
+        if left == 0 {
+            return name;
+        }
+        left -= 1;
+    }
+}
+
+/// The `i`-th name in shortlex order over `a`–`z`.
+fn name_of(mut i: usize) -> Vec<u8> {
+    let mut len = 1;
+    let mut count = 26;
+    while i >= count {
+        i -= count;
+        len += 1;
+        count *= 26;
+    }
+    let mut name = vec![b'a'; len];
+    for slot in name.iter_mut().rev() {
+        *slot = b'a' + (i % 26) as u8;
+        i /= 26;
+    }
+    name
+}
+
+/// The characters of a literal's content as the literal move cuts them: a UTF-8 character, or
+/// a backslash with the character after it.
+fn units(bytes: &[u8], offset: usize) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let start = i;
+        if bytes[i] == b'\\' && i + 1 < bytes.len() {
+            i += 1;
+        }
+        i += 1;
+        while i < bytes.len() && (bytes[i] & 0xC0) == 0x80 {
+            i += 1;
+        }
+        out.push(offset + start..offset + i);
+    }
+    out
+}
