@@ -207,8 +207,9 @@ impl FreshNames {
     }
 }
 
-/// The `i`-th name in shortlex order over `a`–`z`.
-fn name_of(mut i: usize) -> Vec<u8> {
+/// The `i`-th name in shortlex order over `a`–`z` (`a` … `z`, `aa`, …): the order in which the
+/// renaming move hands out new names.
+pub fn name_of(mut i: usize) -> Vec<u8> {
     let mut len = 1;
     let mut count = 26;
     while i >= count {
@@ -341,7 +342,7 @@ fn shrink_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceErr
 
 /// The characters of `bytes` (starting at `offset` in the source) as byte ranges: a UTF-8
 /// character, or, with `escapes`, a backslash with the character after it.
-pub(crate) fn units(bytes: &[u8], offset: usize, escapes: bool) -> Vec<Range<usize>> {
+pub fn units(bytes: &[u8], offset: usize, escapes: bool) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < bytes.len() {

@@ -30,6 +30,7 @@ mod template;
 mod tree;
 
 pub use algo::{Algorithm, gtr, hdd, run};
+pub use below::{name_of, units};
 pub use ddmin::ddmin;
 pub use document::{Diagnostic, Document, ParseError};
 pub use edit::{Edit, Edits, GapHook, gap, render_replacing, render_template, render_with};

@@ -124,7 +124,7 @@ fn rewrite(
             if rng.below(2) == 0 {
                 return vec![(content, Vec::new())];
             }
-            let units = units(&input[content.clone()], content.start);
+            let units = whittle_core::units(&input[content.clone()], content.start, true);
             rng.pick(&units)
                 .map(|u| vec![(u.clone(), Vec::new())])
                 .unwrap_or_default()
@@ -180,7 +180,7 @@ fn fresh_name(used: &BTreeSet<&[u8]>, skip: usize) -> Vec<u8> {
     let mut left = skip;
     let mut i = 0usize;
     loop {
-        let name = name_of(i);
+        let name = whittle_core::name_of(i);
         i += 1;
         if used.contains(name.as_slice()) {
             continue;
@@ -190,40 +190,4 @@ fn fresh_name(used: &BTreeSet<&[u8]>, skip: usize) -> Vec<u8> {
         }
         left -= 1;
     }
-}
-
-/// The `i`-th name in shortlex order over `a`–`z`.
-fn name_of(mut i: usize) -> Vec<u8> {
-    let mut len = 1;
-    let mut count = 26;
-    while i >= count {
-        i -= count;
-        len += 1;
-        count *= 26;
-    }
-    let mut name = vec![b'a'; len];
-    for slot in name.iter_mut().rev() {
-        *slot = b'a' + (i % 26) as u8;
-        i /= 26;
-    }
-    name
-}
-
-/// The characters of a literal's content as the literal move cuts them: a UTF-8 character, or
-/// a backslash with the character after it.
-fn units(bytes: &[u8], offset: usize) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let start = i;
-        if bytes[i] == b'\\' && i + 1 < bytes.len() {
-            i += 1;
-        }
-        i += 1;
-        while i < bytes.len() && (bytes[i] & 0xC0) == 0x80 {
-            i += 1;
-        }
-        out.push(offset + start..offset + i);
-    }
-    out
 }
