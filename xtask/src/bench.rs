@@ -261,7 +261,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
         .prefix("whittle-bench-")
         .tempdir()
         .context("cannot make a temporary directory")?;
-    // Private copies of the two binaries the runs start: the target directory may be shared
+    // Private copies of the binaries the runs start: the target directory may be shared
     // with other checkouts, whose builds would otherwise swap them in the middle of a run.
     let guard = crate::install::guard_beside(&whittle)?;
     let whittle = private_copy(&whittle, work.path())?;
