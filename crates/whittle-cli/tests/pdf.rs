@@ -6,7 +6,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -14,48 +14,14 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
+mod common;
+use common::{Case, stderr, stdout};
+
 /// A scratch directory holding a copy of a fixture.
-struct Case {
-    dir: tempfile::TempDir,
-}
-
-impl Case {
-    fn with(fixture_name: &str) -> Case {
-        let dir = tempfile::tempdir().expect("temp dir");
-        fs::copy(fixture(fixture_name), dir.path().join(fixture_name)).expect("copy fixture");
-        Case { dir }
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-
-    fn script(&self, name: &str, body: &str) {
-        let p = self.path(name);
-        fs::write(&p, format!("#!/bin/sh\n{body}\n")).expect("write script");
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).expect("chmod");
-    }
-
-    fn run(&self, program: &str, args: &[&str]) -> Output {
-        Command::new(program)
-            .args(args)
-            .current_dir(self.dir.path())
-            .output()
-            .unwrap_or_else(|e| panic!("run {program}: {e}"))
-    }
-
-    fn whittle(&self, args: &[&str]) -> Output {
-        self.run(env!("CARGO_BIN_EXE_whittle"), args)
-    }
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+fn with(fixture_name: &str) -> Case {
+    let case = Case::new();
+    fs::copy(fixture(fixture_name), case.path(fixture_name)).expect("copy fixture");
+    case
 }
 
 fn require_qpdf() {
@@ -91,7 +57,7 @@ EOF"#;
 #[test]
 fn reduces_a_pdf_to_its_opening_script_with_qpdf_as_the_analyser() {
     require_qpdf();
-    let case = Case::with("sample.pdf");
+    let case = with("sample.pdf");
     case.script("opens-js.sh", OPENS_JS);
     let input = fs::read(case.path("sample.pdf")).unwrap();
     let mut results = Vec::new();
@@ -162,7 +128,7 @@ fn reduces_a_pdf_to_its_opening_script_with_qpdf_as_the_analyser() {
 
 #[test]
 fn tree_prints_the_triage_outline() {
-    let case = Case::with("encrypted-aes256.pdf");
+    let case = with("encrypted-aes256.pdf");
     let out = case.whittle(&["tree", "encrypted-aes256.pdf"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
@@ -191,7 +157,7 @@ fn a_pdf_without_a_catalog_is_refused_with_exit_status_2() {
         ("damaged-no-root.pdf", "no /Root"),
         ("damaged-user-password.pdf", "user password"),
     ] {
-        let case = Case::with(name);
+        let case = with(name);
         for args in [vec!["tree", name], vec!["reduce", name, "--test", "true"]] {
             let out = case.whittle(&args);
             assert_eq!(out.status.code(), Some(2), "{name}: {}", stderr(&out));
@@ -208,7 +174,7 @@ fn a_pdf_without_a_catalog_is_refused_with_exit_status_2() {
 #[test]
 fn a_damaged_pdf_is_reduced_after_repair() {
     require_qpdf();
-    let case = Case::with("damaged-xref-offsets.pdf");
+    let case = with("damaged-xref-offsets.pdf");
     case.script("opens-js.sh", OPENS_JS);
     let out = case.whittle(&[
         "reduce",
@@ -252,7 +218,7 @@ fn an_encrypted_pdf_is_reduced_with_its_encryption_kept() {
             "stream encryption method: AESv3\n",
         ),
     ] {
-        let case = Case::with(name);
+        let case = with(name);
         case.script("same.sh", SAME_ENCRYPTION_AND_SCRIPT);
         let shown = case.run("qpdf", &["--show-encryption", name]);
         fs::write(case.path("original.txt"), &shown.stdout).unwrap();
@@ -297,7 +263,7 @@ fn an_encrypted_pdf_is_reduced_with_its_encryption_kept() {
 #[test]
 fn pdf_decrypt_writes_the_reduced_file_decrypted() {
     require_qpdf();
-    let case = Case::with("encrypted-bulky-aes128.pdf");
+    let case = with("encrypted-bulky-aes128.pdf");
     case.script("opens-js.sh", OPENS_JS);
     let out = case.whittle(&[
         "reduce",

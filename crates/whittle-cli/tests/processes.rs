@@ -30,9 +30,8 @@ fn whittle_at(binary: &Path, dir: &Path, args: &[&str]) -> Output {
         .expect("run whittle")
 }
 
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::stderr;
 
 /// A sleep duration no other process on the machine uses: it marks the test's processes in
 /// `/proc/*/cmdline`.
