@@ -14,6 +14,10 @@ use std::collections::VecDeque;
 /// Descendants tried per node, nearest first.
 const PER_NODE: usize = 16;
 
+/// Descendants looked at per node: the search stays linear in the tree's size (a deep tree would
+/// otherwise cost its size times its depth to list).
+const LOOK_AT: usize = 4096;
+
 /// A sweep in pre-order over the nodes of the current tree, each replaced by its descendants of
 /// the same label below its children (breadth-first, at most [`PER_NODE`]), each tried on top of
 /// those the sweep kept. Returns whether it kept any.
@@ -31,7 +35,7 @@ pub(crate) fn hoist(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
 }
 
 /// The descendants of `n` with its label, grandchildren and deeper, breadth-first, at most
-/// [`PER_NODE`].
+/// [`PER_NODE`] among the first [`LOOK_AT`] descendants.
 fn same_kind_below(tree: &Tree, n: NodeId) -> Vec<NodeId> {
     let label = tree.label_sym(n);
     let mut out = Vec::new();
@@ -40,7 +44,12 @@ fn same_kind_below(tree: &Tree, n: NodeId) -> Vec<NodeId> {
         .iter()
         .flat_map(|&c| tree.children(c).iter().copied())
         .collect();
+    let mut looked = 0;
     while let Some(d) = queue.pop_front() {
+        looked += 1;
+        if looked > LOOK_AT {
+            break;
+        }
         if tree.label_sym(d) == label {
             out.push(d);
             if out.len() == PER_NODE {
