@@ -5,9 +5,10 @@
 //!
 //! A candidate here is a set of [`Splices`] on the current document's source: byte ranges of
 //! the current tree (a node's span, the inside of a string, a run of blanks in the bytes between
-//! two children) replaced by bytes. A renaming is one candidate that splices every occurrence of
-//! a name. Nothing is cloned; the current tree is re-parsed from the accepted bytes, as after
-//! every tree move.
+//! two children) replaced by bytes, which the format renders ([`crate::Format::render_splices`]:
+//! the source spliced, or for PDF and nested documents the changed leaves written anew). A
+//! renaming is one candidate that splices every occurrence of a name. Nothing is cloned; the
+//! current tree is re-parsed from the accepted bytes, as after every tree move.
 
 use crate::ddmin::{Split, ddmin_by};
 use crate::engine::{ReduceError, Reducer, shortlex_less};
@@ -17,7 +18,15 @@ use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
 
 fn render(r: &Reducer<'_>, s: &Splices, out: &mut Vec<u8>) {
-    s.render(r.tree().source(), out);
+    r.format().render_splices(r.doc(), s, out);
+}
+
+/// Whether the format renders the current document's splices: the rendering of none is the
+/// current file (not so for a document whose tree is over a re-encoded text, say).
+fn renders_splices(r: &Reducer<'_>) -> bool {
+    let mut out = Vec::with_capacity(r.best().len());
+    render(r, &Splices::default(), &mut out);
+    out == r.best()
 }
 
 /// How many moves below the tree there are (see [`reduce_below`]).
@@ -49,7 +58,7 @@ pub(crate) fn reduce_below(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
 
 /// One round of the moves in `active`, each over the tokens of the current document. Returns
 /// which of them changed something. Does nothing for a format without a lexicon, or when the
-/// tree's source is not the file (a re-encoded document).
+/// format does not render its splices (see [`renders_splices`]).
 fn below_round(r: &mut Reducer<'_>, active: &MoveSet) -> Result<MoveSet, ReduceError> {
     type Move = fn(&mut Reducer<'_>, &Lexicon) -> Result<bool, ReduceError>;
     let moves: [(&'static str, Move); MOVES] = [
@@ -72,12 +81,12 @@ fn below_round(r: &mut Reducer<'_>, active: &MoveSet) -> Result<MoveSet, ReduceE
             continue;
         }
         r.commit()?;
-        if r.tree().source() != r.best() {
-            break;
-        }
         let Some(lexicon) = r.format().lexicon(r.doc()) else {
             break;
         };
+        if !renders_splices(r) {
+            break;
+        }
         r.set_phase(name);
         changed[i] = step(r, &lexicon)?;
     }

@@ -2,7 +2,7 @@
 
 use crate::document::{Document, ParseError};
 use crate::edit::{Edits, render_replacing, render_template};
-use crate::lexicon::Lexicon;
+use crate::lexicon::{Lexicon, Splices};
 use crate::template::{Template, default_templates};
 use crate::tree::{NodeId, Tree};
 
@@ -71,10 +71,30 @@ pub trait Format: Send + Sync {
     }
 
     /// The tokens the moves below the tree may rewrite (names, literals, numbers, white space,
-    /// placeholders; see [`Lexicon`]). `None` (the default): this format has no such moves.
+    /// placeholders; see [`Lexicon`]), as byte ranges of the tree's source that
+    /// [`Format::render_splices`] renders. `None` (the default): this format has no such moves.
     fn lexicon(&self, doc: &Document) -> Option<Lexicon> {
         let _ = doc;
         None
+    }
+
+    /// Renders `doc` with byte ranges of its tree's source replaced (a candidate of the moves
+    /// below the tree). The default applies them to the source, which is the rendering for a
+    /// format whose tree is over the file's own bytes; a format whose tree is over another text
+    /// (PDF's canonical text of its objects, a combined document of [`crate::Nested`]) writes
+    /// the file anew, for instance with [`render_spliced_leaves`]. The engine runs the moves
+    /// only while the rendering of no splice is the current file.
+    fn render_splices(&self, doc: &Document, splices: &Splices, out: &mut Vec<u8>) {
+        splices.render(doc.tree.source(), out);
+    }
+
+    /// The content [`Format::render_embedded`] takes for `leaf` whose text in the tree's source a
+    /// move below the tree changed to `text`; `None` if `text` is not one (then no candidate is
+    /// written). The default is the text itself, which suits a format rendered by its template.
+    /// PDF decodes a string's escapes or a name's `#xx` codes.
+    fn leaf_content(&self, doc: &Document, leaf: NodeId, text: &[u8]) -> Option<Vec<u8>> {
+        let _ = (doc, leaf);
+        Some(text.to_vec())
     }
 
     /// Whether a node with children that takes another's place is spliced into it: its children
@@ -135,4 +155,75 @@ pub struct Embedded {
     /// cannot be (a filter it does not decode, a decompression bomb). A leaf whose content is
     /// not given stays an opaque leaf.
     pub content: Result<Vec<u8>, String>,
+}
+
+/// The leaves of `doc` whose text `splices` change, each with its new content
+/// ([`Format::leaf_content`] of its spliced text), sorted by node; `None` if a splice is not
+/// inside one leaf's text or a content is refused.
+pub fn spliced_leaves(
+    format: &dyn Format,
+    doc: &Document,
+    splices: &Splices,
+) -> Option<Vec<(NodeId, Vec<u8>)>> {
+    let tree = &doc.tree;
+    let leaves = tree.leaves();
+    let mut grouped: Vec<(NodeId, Splices)> = Vec::new();
+    for (range, bytes) in splices.iter() {
+        let leaf = leaf_holding(tree, &leaves, range)?;
+        let span = tree.span(leaf);
+        let local = range.start - span.start..range.end - span.start;
+        match grouped.last_mut() {
+            Some((n, s)) if *n == leaf => {
+                s.add(local, bytes);
+            }
+            _ => {
+                let mut s = Splices::default();
+                s.add(local, bytes);
+                grouped.push((leaf, s));
+            }
+        }
+    }
+    grouped
+        .into_iter()
+        .map(|(leaf, s)| {
+            let mut text = Vec::new();
+            s.render(tree.text(leaf), &mut text);
+            Some((leaf, format.leaf_content(doc, leaf, &text)?))
+        })
+        .collect()
+}
+
+/// The leaf of `leaves` (the tree's leaves, in document order) whose text holds `range`.
+pub(crate) fn leaf_holding(
+    tree: &Tree,
+    leaves: &[NodeId],
+    range: &std::ops::Range<usize>,
+) -> Option<NodeId> {
+    // Of the leaves that start at or before the range, the last that holds it (an empty leaf may
+    // start where the one that holds it starts).
+    let i = leaves.partition_point(|&n| tree.span(n).start <= range.start);
+    let last = tree.span(*leaves.get(i.checked_sub(1)?)?).start;
+    leaves[..i]
+        .iter()
+        .rev()
+        .take_while(|&&n| tree.span(n).start == last)
+        .find(|&&n| range.end <= tree.span(n).end)
+        .copied()
+}
+
+/// [`Format::render_splices`] for a format whose moves below the tree change only the text
+/// inside leaves: the leaves' new contents ([`spliced_leaves`]) rendered by
+/// [`Format::render_embedded`]. Writes nothing if a splice is not inside one leaf.
+pub fn render_spliced_leaves(
+    format: &dyn Format,
+    doc: &Document,
+    splices: &Splices,
+    out: &mut Vec<u8>,
+) {
+    if splices.is_empty() {
+        return format.render(doc, &Edits::new(), out);
+    }
+    if let Some(contents) = spliced_leaves(format, doc, splices) {
+        format.render_embedded(doc, &Edits::new(), &contents, out);
+    }
 }

@@ -10,7 +10,7 @@ pub struct Lexicon {
     /// The tokens, in any order.
     pub tokens: Vec<Token>,
     /// Words that must not become names (keywords of two or three letters, say).
-    pub reserved: &'static [&'static str],
+    pub reserved: Vec<&'static str>,
 }
 
 /// One rewritable piece of a document.
@@ -97,6 +97,16 @@ impl Splices {
             .collect();
         all.sort_by_key(|(r, _)| (r.start, r.end));
         Splices(all)
+    }
+
+    /// The splices, in order: each byte range of the source with its new bytes.
+    pub fn iter(&self) -> impl Iterator<Item = &(Range<usize>, Vec<u8>)> {
+        self.0.iter()
+    }
+
+    /// Whether there is no splice.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 
     /// Whether a splice replaces a byte of `range`.

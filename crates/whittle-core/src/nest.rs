@@ -16,7 +16,7 @@
 use crate::document::{Diagnostic, Document, ParseError};
 use crate::edit::{Edit, Edits};
 use crate::format::{Embedded, Format};
-use crate::lexicon::Lexicon;
+use crate::lexicon::{Lexicon, Splices};
 use crate::nest_templates::dispatching;
 use crate::template::Template;
 use crate::tree::{NodeId, Tree, TreeBuilder};
@@ -437,15 +437,16 @@ impl Format for Nested {
         out
     }
 
-    /// The outer format's tokens while nothing is nested (the moves below the tree work on the
-    /// combined source, which then is the outer one); none otherwise.
+    /// The tokens of every inner document and those of the outer one inside its leaves, at
+    /// their place in the combined source (see `nest_splices.rs`).
     fn lexicon(&self, doc: &Document) -> Option<Lexicon> {
-        let st = state(doc)?;
-        if st.parts.is_empty() {
-            self.outer.lexicon(&st.outer)
-        } else {
-            None
-        }
+        crate::nest_splices::lexicon(self.outer, doc)
+    }
+
+    /// The splices split by part: inner documents rendered by their formats, outer leaves
+    /// decoded by the outer one, all written by [`Format::render_embedded`].
+    fn render_splices(&self, doc: &Document, splices: &Splices, out: &mut Vec<u8>) {
+        crate::nest_splices::render(self.outer, doc, splices, out);
     }
 
     fn splices_lists(&self) -> bool {

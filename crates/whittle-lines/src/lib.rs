@@ -38,7 +38,7 @@ impl Format for Lines {
             .collect();
         Some(Lexicon {
             tokens,
-            reserved: &[],
+            reserved: Vec::new(),
         })
     }
 

@@ -3,7 +3,10 @@
 use crate::load::{check_structure, load, stream_limit};
 use crate::model::{PdfState, build};
 use crate::templates::{DropUnreachable, InlineReference, SubstituteByChild, state};
-use whittle_core::{Deletion, Document, Edits, Embedded, Format, NodeId, ParseError, Template};
+use whittle_core::{
+    Deletion, Document, Edits, Embedded, Format, Lexicon, NodeId, ParseError, Splices, Template,
+    render_spliced_leaves,
+};
 
 /// The PDF format. See the crate documentation and `docs/pdf.md`. Candidates of an encrypted
 /// input are written with the input's encryption; [`DecryptedPdf`] writes them decrypted.
@@ -58,6 +61,18 @@ impl Format for DecryptedPdf {
         out: &mut Vec<u8>,
     ) {
         Pdf.render_embedded(doc, edits, contents, out);
+    }
+
+    fn lexicon(&self, doc: &Document) -> Option<Lexicon> {
+        Pdf.lexicon(doc)
+    }
+
+    fn render_splices(&self, doc: &Document, splices: &Splices, out: &mut Vec<u8>) {
+        render_spliced_leaves(self, doc, splices, out);
+    }
+
+    fn leaf_content(&self, doc: &Document, leaf: NodeId, text: &[u8]) -> Option<Vec<u8>> {
+        Pdf.leaf_content(doc, leaf, text)
     }
 
     fn rewriting(&self) -> &'static str {
@@ -120,8 +135,9 @@ impl Format for Pdf {
         }
     }
 
-    /// Writes the candidate with the edited nested documents: a string as a literal string, a
-    /// stream's data without filter or with `/FlateDecode`, whichever is smaller.
+    /// Writes the candidate with the edited nested documents and the strings and names the moves
+    /// below the tree changed: a string as a literal string, a name as a name, a stream's data
+    /// without filter or with `/FlateDecode`, whichever is smaller.
     fn render_embedded(
         &self,
         doc: &Document,
@@ -135,6 +151,21 @@ impl Format for Pdf {
         } else {
             crate::render::write(&doc.tree, state, edits, contents, out);
         }
+    }
+
+    /// The contents of strings and of names that are not the PDF's vocabulary (see
+    /// `lexicon.rs`), as spans of the tree's canonical text.
+    fn lexicon(&self, doc: &Document) -> Option<Lexicon> {
+        state(doc).map(|st| crate::lexicon::lexicon(&doc.tree, st))
+    }
+
+    /// The changed strings and names written as new values of their leaves.
+    fn render_splices(&self, doc: &Document, splices: &Splices, out: &mut Vec<u8>) {
+        render_spliced_leaves(self, doc, splices, out);
+    }
+
+    fn leaf_content(&self, doc: &Document, leaf: NodeId, text: &[u8]) -> Option<Vec<u8>> {
+        crate::lexicon::content(state(doc)?, leaf, text)
     }
 
     fn rewriting(&self) -> &'static str {

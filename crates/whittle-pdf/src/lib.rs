@@ -28,6 +28,7 @@
 
 mod format;
 mod layout;
+mod lexicon;
 mod load;
 mod model;
 mod nest;

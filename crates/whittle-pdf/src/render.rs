@@ -159,7 +159,10 @@ impl<'a> Builder<'a> {
     /// The value of a leaf slot.
     fn leaf(&self, n: NodeId) -> Object {
         if let Some(c) = self.content(n) {
-            return crate::nest::string(c);
+            return match self.state.node(n).kind {
+                Kind::Scalar(Object::Name(_)) => Object::Name(c.to_vec()),
+                _ => crate::nest::string(c),
+            };
         }
         match &self.state.node(n).kind {
             Kind::Scalar(o) => o.clone(),

@@ -116,7 +116,7 @@ pub fn lexicon(spec: &LexSpec, doc: &Document) -> Lexicon {
     ));
     Lexicon {
         tokens,
-        reserved: spec.reserved,
+        reserved: spec.reserved.to_vec(),
     }
 }
 

@@ -70,7 +70,7 @@ pub(crate) fn lexicon(doc: &Document) -> Lexicon {
     }
     Lexicon {
         tokens,
-        reserved: &[],
+        reserved: Vec::new(),
     }
 }
 

@@ -108,6 +108,8 @@ pub fn shipped_rules(format: &str) -> Option<Rules> {
 }
 
 #[cfg(test)]
+mod below_tests;
+#[cfg(test)]
 mod nest_tests;
 #[cfg(test)]
 mod tests;

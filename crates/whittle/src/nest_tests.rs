@@ -21,7 +21,7 @@ fn flate(data: &[u8]) -> Vec<u8> {
 
 /// A one-page PDF with `extra` in the catalog and the objects `more` from number 4 on, each a
 /// dictionary and, for a stream, its data.
-fn pdf(extra: &str, more: &[(&str, Option<Vec<u8>>)]) -> Vec<u8> {
+pub(crate) fn pdf(extra: &str, more: &[(&str, Option<Vec<u8>>)]) -> Vec<u8> {
     let catalog = format!("<</Type/Catalog/Pages 2 0 R{extra}>>");
     let mut objs: Vec<(&str, Option<Vec<u8>>)> = vec![
         (&catalog, None),
@@ -114,7 +114,7 @@ fn stream(bytes: &[u8], id: u32) -> (String, bool) {
     )
 }
 
-fn qpdf_check(bytes: &[u8]) {
+pub(crate) fn qpdf_check(bytes: &[u8]) {
     let dir = tempfile::tempdir().expect("temp dir");
     let p = dir.path().join("candidate.pdf");
     std::fs::write(&p, bytes).expect("write");
@@ -130,7 +130,7 @@ fn qpdf_check(bytes: &[u8]) {
     );
 }
 
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+pub(crate) fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
 }
 

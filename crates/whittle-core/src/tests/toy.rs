@@ -61,7 +61,7 @@ impl Format for Toy {
         tokens.extend(blank_runs(tree.source(), gaps, is_word, true));
         Some(Lexicon {
             tokens,
-            reserved: &["if"],
+            reserved: vec!["if"],
         })
     }
 

@@ -8,6 +8,7 @@ use super::{Pdf, rewrite};
 mod edits;
 mod encryption;
 mod faithful;
+mod lexicon;
 mod nest;
 use crate::model::{Kind, PdfState};
 use std::collections::BTreeSet;
