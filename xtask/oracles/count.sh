@@ -8,7 +8,8 @@
 # not three). Lines this short are written with one append (O_APPEND), so calls running in
 # parallel do not mix them up. When the call is interesting
 # (exit 0) and FILE is smaller than LOG.best, FILE is copied to LOG.best under `flock`: the
-# smallest interesting candidate a reducer tested, which is its result when its budget runs out.
+# smallest interesting candidate a reducer tested, which is its result when its budget runs out,
+# and `best PID BYTES` is appended to LOG (how many calls it took to get how small).
 log=$1 oracle=$2 file=$3
 shift 3
 echo "start $$ $EPOCHREALTIME" >>"$log"
@@ -24,6 +25,8 @@ if [ "$status" -eq 0 ] && [ -f "$file" ]; then
   read -r -d '' -a sizes < <(stat -c %s -- "$file" "$log.best" 2>/dev/null)
   if [ "${#sizes[@]}" -lt 2 ] || [ "${sizes[0]}" -lt "${sizes[1]}" ]; then
     cp -- "$file" "$log.best.$$" && mv -f -- "$log.best.$$" "$log.best"
+    # `best PID BYTES`: the size the reducer has reached after the calls started so far.
+    echo "best $$ ${sizes[0]}" >>"$log"
   fi
 fi
 exit "$status"

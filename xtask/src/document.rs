@@ -289,6 +289,23 @@ pub(crate) fn comparison(
     }
     d.push_str(&crate::summary::headline(&runs));
     d.push('\n');
+    let reach = crate::reach::reach_table(&runs);
+    if !reach.is_empty() {
+        let _ = writeln!(
+            d,
+            "### Per case: whittle's default against the smallest valid result of any other \
+             reducer\n\n\
+             The other reducer whose output is the smallest of those still interesting and \
+             passing the case's check of the format, against whittle `auto` (shipped rules, at \
+             the same `-j` where it ran there). *Calls to reach the other's size* counts the \
+             oracle calls whittle had started when its best result first had at most the other's \
+             bytes (the counting wrapper logs each new best size, `best PID BYTES`): the same \
+             work, also where the other reducer stops early with a larger file. *not logged*: a \
+             run of before the wrapper logged it.\n"
+        );
+        d.push_str(&reach);
+        d.push('\n');
+    }
     let _ = writeln!(d, "### Medians per format (the paper's Table II)\n");
     d.push_str(&crate::summary::table_two(&runs));
     d.push('\n');

@@ -34,6 +34,7 @@ mod machine;
 mod measure;
 mod overhead;
 mod plots;
+mod reach;
 mod reducers;
 mod report;
 mod results;

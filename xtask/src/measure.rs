@@ -117,11 +117,15 @@ pub(crate) struct CallLog {
     /// Wall-clock seconds during which at least one finished call was running (the union of
     /// the calls' intervals, so parallel calls are not counted twice).
     pub(crate) busy_seconds: f64,
+    /// Each new smallest interesting candidate, in the order they came: the calls started by
+    /// then and its bytes. Empty in results of before the wrapper logged it.
+    #[serde(default)]
+    pub(crate) progress: Vec<(u64, u64)>,
 }
 
 impl CallLog {
-    /// Parses the lines `start PID T0` and `end PID T1 STATUS` of `count.sh`. Lines it cannot
-    /// read (a torn line of a call killed mid-write) are skipped.
+    /// Parses the lines `start PID T0`, `end PID T1 STATUS` and `best PID BYTES` of `count.sh`.
+    /// Lines it cannot read (a torn line of a call killed mid-write) are skipped.
     pub(crate) fn parse(text: &str) -> CallLog {
         let mut open: HashMap<&str, Vec<f64>> = HashMap::new();
         let mut intervals = Vec::new();
@@ -146,6 +150,11 @@ impl CallLog {
                         }
                     }
                 }
+                ["best", _, bytes] => {
+                    if let Ok(bytes) = bytes.parse::<u64>() {
+                        log.progress.push((log.calls, bytes));
+                    }
+                }
                 _ => {}
             }
         }
@@ -166,6 +175,15 @@ impl CallLog {
             log.busy_seconds += e - s;
         }
         log
+    }
+
+    /// How many calls had started when the smallest interesting candidate first had at most
+    /// `bytes` bytes; `None` if it never had (or the log is of before `best` lines).
+    pub(crate) fn calls_to_reach(&self, bytes: u64) -> Option<u64> {
+        self.progress
+            .iter()
+            .find(|&&(_, b)| b <= bytes)
+            .map(|&(calls, _)| calls)
     }
 
     /// The share of `wall_seconds` when no oracle call ran, in percent.

@@ -8,7 +8,7 @@
 use crate::cells::{
     CENTRE, LEFT, RIGHT, Table, before_after, cell, group_digits, num, pct, yes_no,
 };
-use crate::measure::Usage;
+use crate::measure::{CallLog, Usage};
 use crate::results::{CaseSection, Measured};
 use crate::size::counts_tokens;
 
@@ -39,6 +39,8 @@ pub(crate) struct Run {
     /// Whether the reducer failed (a bad exit status before its budget): its "result" is then
     /// whatever it left, often the untouched input, and it is no result to compare.
     pub(crate) failed: bool,
+    /// What the counting wrapper logged of the run's calls (see [`CallLog::calls_to_reach`]).
+    pub(crate) call_log: CallLog,
 }
 
 impl Run {
@@ -530,6 +532,7 @@ fn run_of(case: &CaseSection, m: &Measured) -> Run {
         tokens_before: case.tokens_before.filter(|_| counts_tokens(&case.format)),
         tokens_after: m.tokens_after.filter(|_| counts_tokens(&case.format)),
         calls: m.calls.calls,
+        call_log: m.calls.clone(),
         wall_seconds: m.wall_seconds,
         cpu_seconds: m.usage.as_ref().map(Usage::cpu_seconds),
         peak_kib: m.usage.as_ref().map(|u| u.max_rss_kib),

@@ -202,6 +202,7 @@ fn a_case_shows_its_other_reducers_and_a_partial_document_says_so() {
             interesting: 1,
             unfinished: 0,
             busy_seconds: 7.5,
+            progress: Vec::new(),
         },
         wall_seconds: 10.0,
         bytes_after: bytes,

@@ -48,6 +48,11 @@ fn the_counting_wrapper_counts_every_call_and_keeps_the_smallest_interesting_fil
     assert!(parsed.busy_seconds > 0.0);
     let best = dir.path().join("calls.log.best");
     assert_eq!(std::fs::read_to_string(best).unwrap(), "a needle\n");
+    // The first call kept a.txt (25 bytes), the third c.txt (9): later calls are not smaller.
+    assert_eq!(parsed.progress, [(1, 25), (3, 9)]);
+    assert_eq!(parsed.calls_to_reach(30), Some(1));
+    assert_eq!(parsed.calls_to_reach(20), Some(3));
+    assert_eq!(parsed.calls_to_reach(8), None);
 }
 
 #[test]

@@ -1,0 +1,72 @@
+use crate::measure::CallLog;
+use crate::reach::reach_table;
+use crate::summary::Run;
+
+fn run(case: &str, reducer: &str, jobs: usize, bytes: u64, calls: u64) -> Run {
+    Run {
+        case: case.into(),
+        format: "javascript".into(),
+        reducer: reducer.into(),
+        jobs,
+        bytes_before: 1000,
+        bytes_after: bytes,
+        calls,
+        still_interesting: Some(true),
+        valid: Some(true),
+        ..Run::default()
+    }
+}
+
+fn with_progress(mut r: Run, progress: &[(u64, u64)]) -> Run {
+    r.call_log = CallLog {
+        progress: progress.to_vec(),
+        ..CallLog::default()
+    };
+    r
+}
+
+#[test]
+fn whittle_is_compared_with_the_smallest_valid_other_result_by_calls_to_the_same_size() {
+    let runs = vec![
+        // Case a: treereduce's 300 B is valid; picire's 100 B is not; whittle reached 300 B or
+        // less at its 120th call (the 250 B step), and 12 B at the end.
+        run("a", "treereduce", 2, 300, 400),
+        Run {
+            valid: Some(false),
+            ..run("a", "picire", 2, 100, 50)
+        },
+        with_progress(
+            run("a", "whittle auto", 2, 12, 900),
+            &[(1, 900), (60, 400), (120, 250), (800, 12)],
+        ),
+        // `-j 1` of whittle is not the one compared when it ran at the other's -j.
+        with_progress(run("a", "whittle auto", 1, 12, 10), &[(1, 1)]),
+        // Case b: the other reducer's smaller result is still valid; whittle never got there.
+        run("b", "C-Vise", 2, 10, 2000),
+        with_progress(run("b", "whittle auto", 2, 40, 100), &[(5, 40)]),
+        // Case c: a whittle run of before the wrapper logged its best sizes.
+        run("c", "Shrink Ray", 2, 4, 1119),
+        run("c", "whittle auto", 2, 7, 117),
+        // Case d: no other reducer has a valid result; no row.
+        Run {
+            still_interesting: Some(false),
+            ..run("d", "lithium", 1, 5, 10)
+        },
+        run("d", "whittle auto", 2, 7, 117),
+    ];
+    let t = reach_table(&runs);
+    let rows: Vec<&str> = t.lines().skip(2).collect();
+    assert_eq!(
+        rows,
+        [
+            "| a | treereduce (-j 2) | 300 | 400 | 12 | 900 (-j 2) | 120 | 30 % |",
+            "| b | C-Vise (-j 2) | 10 | 2\u{2009}000 | 40 | 100 (-j 2) | not reached | — |",
+            "| c | Shrink Ray (-j 2) | 4 | 1\u{2009}119 | 7 | 117 (-j 2) | not logged | — |",
+        ]
+    );
+    assert_eq!(
+        reach_table(&runs[8..]),
+        "",
+        "no valid other result: no table"
+    );
+}
