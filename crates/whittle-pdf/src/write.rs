@@ -80,7 +80,7 @@ impl Writer<'_> {
     /// A fresh object, encrypted when the encryption is kept.
     fn fresh(&mut self, id: ObjectId, mut obj: Object) {
         if let Some(crypt) = &self.state.crypt {
-            let _ = lopdf::encryption::encrypt_object(&crypt.state, id, &mut obj);
+            crate::crypt::encrypt(&crypt.state, id, &mut obj);
         }
         self.entries.insert(
             id.0,
