@@ -368,6 +368,32 @@ fn a_kid_that_names_no_object_keeps_the_document_writable() {
 }
 
 #[test]
+fn an_object_whose_number_is_written_twice_is_not_copied_from_the_other_place() {
+    // Found by the fuzzer (fuzz/regressions/pdf/rewrite-copies-another-object): object 4's bytes
+    // say `3 0 obj`. lopdf files what it reads under the number written there, so object 3 is
+    // what stands at object 4's offset; the layout took the span at object 3's offset for it,
+    // and the "faithful" copy of object 3 was the page, not the object of the tree.
+    let input = String::from_utf8(document("", &["<</Marker 1>>".to_string()]))
+        .expect("ASCII")
+        .replace("4 0 obj", "3 0 obj");
+    let doc = parse(input.as_bytes());
+    let tree = &doc.tree;
+    assert_eq!(tree.label(value_at(tree, "Root/Pages/Kids/0")), "dict");
+    let out = rewrite(&doc);
+    let again = parse(&out);
+    assert!(
+        tree_diff(tree, &again.tree).is_none(),
+        "the rewrite is another document: {:?}",
+        tree_diff(tree, &again.tree)
+    );
+    assert!(
+        String::from_utf8_lossy(&out).contains("/Marker 1"),
+        "object 3 is written as loaded"
+    );
+    assert!(rewrite(&again) == out, "and the rewrite is a fixpoint");
+}
+
+#[test]
 fn a_stream_bomb_is_never_decoded_beyond_a_bound() {
     // The page script inflates to 200 MB. Loading never decodes it, reduction keeps it as it is
     // stored, and the outline decodes at most 1 MiB of it.
