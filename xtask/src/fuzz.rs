@@ -11,7 +11,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 /// The targets `fuzz/src/main.rs` knows (whittle-fuzz's `Target` names).
-const TARGETS: [&str; 6] = ["xml", "python", "javascript", "pdf", "lines", "trace"];
+const TARGETS: [&str; 7] = [
+    "xml",
+    "python",
+    "javascript",
+    "pdf",
+    "pdf-nested",
+    "lines",
+    "trace",
+];
 
 /// The longest input AFL makes: the control bytes and whittle-fuzz's `max_document`, so that no
 /// execution is spent on an input the harness skips.
@@ -42,6 +50,8 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<ExitCode> {
     let binary = build(&fuzz)?;
     let corpus = fuzz.join("corpus").join(&args.target);
     let out = fuzz.join("out").join(&args.target);
+    // afl-fuzz creates its output folder, but not the folders above it.
+    std::fs::create_dir_all(fuzz.join("out"))?;
     let input = if args.resume {
         "-".into()
     } else {
