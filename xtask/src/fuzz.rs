@@ -42,6 +42,9 @@ pub(crate) struct FuzzArgs {
     /// AFL's time limit for one execution, in milliseconds (longer counts as a hang).
     #[arg(long, default_value_t = 1000)]
     timeout_ms: u64,
+    /// Stop after this many executions (AFL's `-E`), if that comes before `--minutes`.
+    #[arg(long)]
+    execs: Option<u64>,
 }
 
 pub(crate) fn run(args: &FuzzArgs) -> Result<ExitCode> {
@@ -57,11 +60,16 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<ExitCode> {
     } else {
         path(&corpus)
     };
-    let status = afl(&fuzz)
+    let mut fuzz_cmd = afl(&fuzz);
+    fuzz_cmd
         // cargo-afl asks for CmpLog (`-c0`), but on a stable toolchain the harness has no CmpLog
         // instrumentation, and the stage only spends executions: `-c -` turns it off again.
         .args(["fuzz", "-c", "-", "-i", &input, "-o", &path(&out)])
-        .args(["-V", &(args.minutes * 60).to_string()])
+        .args(["-V", &(args.minutes * 60).to_string()]);
+    if let Some(execs) = args.execs {
+        fuzz_cmd.args(["-E", &execs.to_string()]);
+    }
+    let status = fuzz_cmd
         .args(["-t", &args.timeout_ms.to_string(), "-m", "none"])
         .args(["-G", &MAX_INPUT.to_string(), "--"])
         .arg(&binary)
