@@ -10,7 +10,9 @@
 //!   literals, numbers, blanks, placeholders) render bytes that the format parses again, which
 //!   again round-trip; the gate never panics on them;
 //! - per format: an XML document the gate accepts needed no recovery; a PDF written afresh
-//!   (the form of every candidate) loads into the same tree and rewriting it changes nothing.
+//!   (the form of every candidate) loads into the same tree and rewriting it changes nothing,
+//!   also through the nesting (`pdf-nested`: the same combined tree, with the scripts and XML
+//!   inside), whose text candidates are the moves' splices on a nested document.
 //!
 //! The AFL binary in `fuzz/` calls [`check`]; the replay test of this crate runs every saved
 //! corpus file and every regression file through it. See `docs/fuzzing.md`.
