@@ -11,7 +11,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 /// The targets `fuzz/src/main.rs` knows (whittle-fuzz's `Target` names).
-const TARGETS: [&str; 6] = ["xml", "python", "javascript", "pdf", "lines", "trace"];
+const TARGETS: [&str; 7] = [
+    "xml",
+    "python",
+    "javascript",
+    "pdf",
+    "pdf-nested",
+    "lines",
+    "trace",
+];
 
 /// The longest input AFL makes: the control bytes and whittle-fuzz's `max_document`, so that no
 /// execution is spent on an input the harness skips.
@@ -34,6 +42,9 @@ pub(crate) struct FuzzArgs {
     /// AFL's time limit for one execution, in milliseconds (longer counts as a hang).
     #[arg(long, default_value_t = 1000)]
     timeout_ms: u64,
+    /// Stop after this many executions (AFL's `-E`), if that comes before `--minutes`.
+    #[arg(long)]
+    execs: Option<u64>,
 }
 
 pub(crate) fn run(args: &FuzzArgs) -> Result<ExitCode> {
@@ -42,16 +53,23 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<ExitCode> {
     let binary = build(&fuzz)?;
     let corpus = fuzz.join("corpus").join(&args.target);
     let out = fuzz.join("out").join(&args.target);
+    // afl-fuzz creates its output folder, but not the folders above it.
+    std::fs::create_dir_all(fuzz.join("out"))?;
     let input = if args.resume {
         "-".into()
     } else {
         path(&corpus)
     };
-    let status = afl(&fuzz)
+    let mut fuzz_cmd = afl(&fuzz);
+    fuzz_cmd
         // cargo-afl asks for CmpLog (`-c0`), but on a stable toolchain the harness has no CmpLog
         // instrumentation, and the stage only spends executions: `-c -` turns it off again.
         .args(["fuzz", "-c", "-", "-i", &input, "-o", &path(&out)])
-        .args(["-V", &(args.minutes * 60).to_string()])
+        .args(["-V", &(args.minutes * 60).to_string()]);
+    if let Some(execs) = args.execs {
+        fuzz_cmd.args(["-E", &execs.to_string()]);
+    }
+    let status = fuzz_cmd
         .args(["-t", &args.timeout_ms.to_string(), "-m", "none"])
         .args(["-G", &MAX_INPUT.to_string(), "--"])
         .arg(&binary)

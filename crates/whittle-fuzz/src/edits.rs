@@ -6,7 +6,7 @@ use crate::rng::Rng;
 use crate::{Target, reparses};
 use std::collections::BTreeSet;
 use std::ops::Range;
-use whittle_core::{Document, Edits, NodeId, Splices, TokenKind, shortlex_less};
+use whittle_core::{Document, Edits, Format, NodeId, Splices, TokenKind, shortlex_less};
 
 /// How many candidates of each kind one input tries, at most.
 const CANDIDATES: usize = 1;
@@ -43,21 +43,36 @@ pub(crate) fn tree_edits(target: Target, doc: &Document, rng: &mut Rng) {
 /// lexicon and the tree's source is the input (as the engine requires). Returns whether it
 /// tried any.
 pub(crate) fn splices(target: Target, doc: &Document, input: &[u8], rng: &mut Rng) -> bool {
-    let format = target.format();
-    if doc.tree.source() != input {
-        return false;
-    }
-    let Some(lexicon) = format.lexicon(doc) else {
+    let Some((s, out)) = splice(target, target.format(), doc, input, rng) else {
         return false;
     };
+    reparses(target, &out, &format_args!("the splices {s:?}"));
+    true
+}
+
+/// One random combination of the splices the moves below the tree propose on `input`, a
+/// document of `format` whose tree's source it is: the splices and the bytes they give. `None`
+/// where the format has no lexicon, or it lists no token. `target` names the failing target.
+pub(crate) fn splice(
+    target: Target,
+    format: &dyn Format,
+    doc: &Document,
+    input: &[u8],
+    rng: &mut Rng,
+) -> Option<(Splices, Vec<u8>)> {
+    if doc.tree.source() != input {
+        return None;
+    }
+    let lexicon = format.lexicon(doc)?;
     let tokens = &lexicon.tokens;
     if tokens.is_empty() {
-        return false;
+        return None;
     }
     for t in tokens {
         assert!(
             t.span.start <= t.span.end && t.span.end <= input.len(),
-            "{target}: the lexicon lists a token outside the source: {t:?}"
+            "{target}: the {} lexicon lists a token outside the source: {t:?}",
+            format.name()
         );
     }
     let mut used: BTreeSet<&[u8]> = tokens
@@ -66,20 +81,19 @@ pub(crate) fn splices(target: Target, doc: &Document, input: &[u8], rng: &mut Rn
         .map(|t| &input[t.span.clone()])
         .collect();
     used.extend(lexicon.reserved.iter().map(|w| w.as_bytes()));
-    let mut out = Vec::new();
-    for _ in 0..1 + rng.below(CANDIDATES) {
-        let mut s = Splices::default();
-        for _ in 0..1 + rng.below(EDITS) {
-            let Some(t) = rng.pick(tokens) else { break };
-            for (range, bytes) in rewrite(input, tokens, t, &used, rng) {
-                s.add(range, &bytes);
-            }
+    // How many candidates: always one ([`CANDIDATES`]); the draw keeps the choices the saved
+    // corpus files make.
+    let _ = rng.below(CANDIDATES);
+    let mut s = Splices::default();
+    for _ in 0..1 + rng.below(EDITS) {
+        let Some(t) = rng.pick(tokens) else { break };
+        for (range, bytes) in rewrite(input, tokens, t, &used, rng) {
+            s.add(range, &bytes);
         }
-        out.clear();
-        s.render(input, &mut out);
-        reparses(target, &out, &format_args!("the splices {s:?}"));
     }
-    true
+    let mut out = Vec::new();
+    s.render(input, &mut out);
+    Some((s, out))
 }
 
 /// The splices one move would make of token `t`: a renaming of every occurrence of its name,
@@ -190,4 +204,61 @@ fn fresh_name(used: &BTreeSet<&[u8]>, skip: usize) -> Vec<u8> {
         }
         left -= 1;
     }
+}
+
+/// The text candidate of `pdf-nested`: the splices of the moves below the tree on one nested
+/// document (a script, an XFA form) of the PDF `input`, written back into its leaf as the
+/// nesting writes an edited inner document (`Format::render_embedded`), with the inner gate in
+/// front as there. The candidate parses again, and the PDF holds the edited document where the
+/// old one was. Returns whether it tried one.
+pub(crate) fn inner_splices(input: &[u8], rng: &mut Rng) -> bool {
+    let target = Target::PdfNested;
+    let pdf = &whittle_pdf::Pdf;
+    let Ok(outer) = pdf.parse(input) else {
+        return false;
+    };
+    let parts: Vec<(NodeId, &'static dyn Format, String, Vec<u8>)> = pdf
+        .embedded(&outer)
+        .into_iter()
+        .filter_map(|e| {
+            Some((
+                e.leaf,
+                whittle::format_named(e.format)?,
+                e.what,
+                e.content.ok()?,
+            ))
+        })
+        .collect();
+    let Some((leaf, format, what, content)) = rng.pick(&parts) else {
+        return false;
+    };
+    // Nested only as the nesting does: when it parses and renders back byte for byte.
+    let Ok(inner) = format.parse(content) else {
+        return false;
+    };
+    let mut again = Vec::new();
+    format.render(&inner, &Edits::new(), &mut again);
+    if &again != content {
+        return false;
+    }
+    let Some((s, bytes)) = splice(target, *format, &inner, content, rng) else {
+        return false;
+    };
+    if format.has_gate() && format.gate(content) && !format.gate(&bytes) {
+        // The nesting renders such a candidate as the empty file.
+        return true;
+    }
+    let mut out = Vec::new();
+    pdf.render_embedded(&outer, &Edits::new(), &[(*leaf, bytes.clone())], &mut out);
+    let what = format!("the splices {s:?} of {what}");
+    reparses(target, &out, &what);
+    if let Ok(written) = pdf.parse(&out) {
+        assert!(
+            pdf.embedded(&written)
+                .iter()
+                .any(|e| e.format == format.name() && e.content.as_ref() == Ok(&bytes)),
+            "{target}: {what} are not in the written PDF"
+        );
+    }
+    true
 }

@@ -10,7 +10,9 @@
 //!   literals, numbers, blanks, placeholders) render bytes that the format parses again, which
 //!   again round-trip; the gate never panics on them;
 //! - per format: an XML document the gate accepts needed no recovery; a PDF written afresh
-//!   (the form of every candidate) loads into the same tree and rewriting it changes nothing.
+//!   (the form of every candidate) loads into the same tree and rewriting it changes nothing,
+//!   also through the nesting (`pdf-nested`: the same combined tree, with the scripts and XML
+//!   inside), whose text candidates are the moves' splices on a nested document.
 //!
 //! The AFL binary in `fuzz/` calls [`check`]; the replay test of this crate runs every saved
 //! corpus file and every regression file through it. See `docs/fuzzing.md`.
@@ -35,8 +37,11 @@ pub enum Target {
     Python,
     /// `whittle-javascript`.
     JavaScript,
-    /// `whittle-pdf`.
+    /// `whittle-pdf`, the PDF front end alone.
     Pdf,
+    /// The library's `pdf` format: PDF with JavaScript and XML nested in its strings and
+    /// streams (`whittle_core::Nested`).
+    PdfNested,
     /// `whittle-lines`.
     Lines,
     /// `whittle-trace`.
@@ -45,22 +50,25 @@ pub enum Target {
 
 impl Target {
     /// Every target, in the order of the docs.
-    pub const ALL: [Target; 6] = [
+    pub const ALL: [Target; 7] = [
         Target::Xml,
         Target::Python,
         Target::JavaScript,
         Target::Pdf,
+        Target::PdfNested,
         Target::Lines,
         Target::Trace,
     ];
 
-    /// The format's name (`--lang`), which is also the target's name.
+    /// The target's name: the format's name (`--lang`), and `pdf-nested` for the library's
+    /// `pdf` format.
     pub fn name(self) -> &'static str {
         match self {
             Target::Xml => "xml",
             Target::Python => "python",
             Target::JavaScript => "javascript",
             Target::Pdf => "pdf",
+            Target::PdfNested => "pdf-nested",
             Target::Lines => "lines",
             Target::Trace => "trace",
         }
@@ -71,16 +79,19 @@ impl Target {
         Target::ALL.into_iter().find(|t| t.name() == name)
     }
 
-    /// The format under test, as the library lists it; for PDF the PDF front end itself
+    /// The format under test, as the library lists it; for `pdf` the PDF front end itself
     /// (`whittle_pdf::Pdf`), without the JavaScript and XML the library nests in it, whose
-    /// properties (a rewrite that loads into the same tree) this target checks.
+    /// properties (a rewrite that loads into the same tree) this target checks; for
+    /// `pdf-nested` the library's `pdf` format, with them.
     pub fn format(self) -> &'static dyn Format {
-        if self == Target::Pdf {
-            return &whittle_pdf::Pdf;
-        }
-        match whittle::format_named(self.name()) {
+        let name = match self {
+            Target::Pdf => return &whittle_pdf::Pdf,
+            Target::PdfNested => "pdf",
+            _ => self.name(),
+        };
+        match whittle::format_named(name) {
             Some(format) => format,
-            None => panic!("whittle lists no format named {}", self.name()),
+            None => panic!("whittle lists no format named {name}"),
         }
     }
 
@@ -134,6 +145,7 @@ pub fn check(target: Target, data: &[u8]) {
     // parse, and the fuzzer varies the control bytes as much as the document.
     let mut rng = Rng::new(control);
     let done = match rng.below(3) {
+        0 if target == Target::PdfNested => edits::inner_splices(input, &mut rng),
         0 => edits::splices(target, &doc, input, &mut rng),
         1 => format
             .tidy(&doc)
@@ -188,60 +200,72 @@ fn per_format(
                 );
             }
         }
-        Target::Pdf => {
-            // docs/pdf.md: the document written afresh (the form of every candidate) loads
-            // into the same tree, and rewriting it again changes nothing.
-            // Not yet deterministic: lopdf encrypts a changed object of an AES-encrypted input
-            // with a random IV, so its renderings are equal documents, not equal bytes
-            // (docs/fuzzing.md, open findings). Such inputs are compared as trees.
-            let encrypted = doc
-                .diagnostics
-                .iter()
-                .any(|d| d.message.starts_with("encrypted"));
-            assert!(
-                encrypted || whittle_pdf::rewrite(doc) == noop,
-                "pdf: rewrite() and the no-op edit write different documents"
-            );
-            let Some(again) = rewritten else {
-                // The input is already in the writer's form: rewriting it gives it back.
-                assert!(
-                    noop == input,
-                    "pdf: a document that parsed rewrites as nothing"
-                );
-                return;
-            };
-            // A reference to no object is written as `null` (docs/pdf.md), so a document with
-            // such references is changed by its first rewrite and need not come back as the
-            // same tree. And the rewrite is a fixpoint byte for byte only for an input that
-            // needed no repair: an object whose stored span does not read (a damaged
-            // `/Length`) is written afresh, after the copied ones, and the second rewrite copies
-            // it where it now is; an encrypted one gets a fresh IV. Then the second rewrite
-            // must give the same tree, not the same bytes.
-            let dangling = dangling_reference(&doc.tree);
-            // Any diagnostic: the input was repaired or decrypted, or its page tree is empty
-            // (on fuzzed inputs: a damaged page), and its first rewrite may change objects.
-            let repaired = !doc.diagnostics.is_empty();
-            assert!(
-                again.tree.dump() == doc.tree.dump() || dangling,
-                "pdf: the rewritten document parses into another tree"
-            );
-            let twice = whittle_pdf::rewrite(&again);
-            if twice != noop {
-                assert!(
-                    dangling || repaired,
-                    "pdf: rewriting the rewritten document changes it"
-                );
-                let third = match target.format().parse(&twice) {
-                    Ok(third) => third,
-                    Err(e) => panic!("pdf: the document rewritten twice does not parse: {e}"),
-                };
-                assert!(
-                    third.tree.dump() == again.tree.dump(),
-                    "pdf: rewriting the rewritten document changes its tree"
-                );
-            }
-        }
+        Target::Pdf | Target::PdfNested => pdf(target, doc, input, noop, rewritten),
         Target::Python | Target::JavaScript | Target::Lines | Target::Trace => {}
+    }
+}
+
+/// The no-op edit the engine renders first (`Replace(root)`), which for PDF writes the document
+/// afresh.
+fn noop_rewrite(target: Target, doc: &Document) -> Vec<u8> {
+    let root = doc.tree.root();
+    let mut out = Vec::new();
+    target
+        .format()
+        .render(doc, &Edits::new().with(root, Edit::Replace(root)), &mut out);
+    out
+}
+
+/// docs/pdf.md: the document written afresh (the form of every candidate) loads into the same
+/// tree (for `pdf-nested`: with the same nested documents), and rewriting it again changes
+/// nothing. `noop` is the no-op rewrite of `doc`, `rewritten` it parsed again (`None` if it is
+/// the input).
+fn pdf(target: Target, doc: &Document, input: &[u8], noop: &[u8], rewritten: Option<Document>) {
+    if target == Target::Pdf {
+        assert!(
+            whittle_pdf::rewrite(doc) == noop,
+            "pdf: rewrite() and the no-op edit write different documents"
+        );
+    }
+    let Some(again) = rewritten else {
+        // The input is already in the writer's form: rewriting it gives it back.
+        assert!(
+            noop == input,
+            "{target}: a document that parsed rewrites as nothing"
+        );
+        return;
+    };
+    // A reference to no object is written as `null` (docs/pdf.md), so a document with such
+    // references is changed by its first rewrite and need not come back as the same tree. And
+    // the rewrite is a fixpoint byte for byte only for an input that needed no repair: an object
+    // whose stored span does not read (a damaged `/Length`) is written afresh, after the copied
+    // ones, and the second rewrite copies it where it now is. Then the second rewrite must give
+    // the same tree, not the same bytes.
+    let dangling = dangling_reference(&doc.tree);
+    // A diagnostic other than the encryption's: the input was repaired, or its page tree is
+    // empty (on fuzzed inputs: a damaged page), and its first rewrite may change objects.
+    let repaired = doc
+        .diagnostics
+        .iter()
+        .any(|d| !d.message.starts_with("encrypted"));
+    assert!(
+        again.tree.dump() == doc.tree.dump() || dangling,
+        "{target}: the rewritten document parses into another tree"
+    );
+    let twice = noop_rewrite(target, &again);
+    if twice != noop {
+        assert!(
+            dangling || repaired,
+            "{target}: rewriting the rewritten document changes it"
+        );
+        let third = match target.format().parse(&twice) {
+            Ok(third) => third,
+            Err(e) => panic!("{target}: the document rewritten twice does not parse: {e}"),
+        };
+        assert!(
+            third.tree.dump() == again.tree.dump(),
+            "{target}: rewriting the rewritten document changes its tree"
+        );
     }
 }
 

@@ -75,6 +75,7 @@ fn the_fixtures_keep_every_property_under_many_edits() {
         (Target::Python, "python/constructs.py"),
         (Target::JavaScript, "javascript/classes.js"),
         (Target::Pdf, "pdf/sample.pdf"),
+        (Target::PdfNested, "pdf/sample.pdf"),
         (Target::Lines, "python/tabs.py"),
         (Target::Trace, "generators/password/run.trace"),
     ];
@@ -105,8 +106,41 @@ fn the_same_control_bytes_make_the_same_choices() {
 #[test]
 fn every_target_is_named_after_its_format() {
     for target in Target::ALL {
-        assert_eq!(target.format().name(), target.name());
+        let name = if target == Target::PdfNested {
+            "pdf"
+        } else {
+            target.name()
+        };
+        assert_eq!(target.format().name(), name);
         assert_eq!(Target::named(target.name()), Some(target));
     }
+    // `pdf-nested` is the library's `pdf` format, with the nested ones; `pdf` the front end.
+    let nested = Target::PdfNested.format();
+    assert!(std::ptr::addr_eq(
+        nested,
+        whittle::format_named("pdf").expect("the library lists pdf")
+    ));
+    assert!(!std::ptr::addr_eq(nested, Target::Pdf.format()));
     assert_eq!(Target::named("json"), None);
+}
+
+#[test]
+fn the_pdf_nested_corpus_holds_scripts_and_xml() {
+    // The target checks the nesting only where a PDF holds a nested document.
+    let mut formats = std::collections::BTreeMap::new();
+    for path in files("corpus", Target::PdfNested) {
+        let data = std::fs::read(&path).expect("a corpus file");
+        let Ok(doc) = whittle_pdf::Pdf.parse(&data[data.len().min(CONTROL)..]) else {
+            continue;
+        };
+        use whittle_core::Format;
+        for e in whittle_pdf::Pdf.embedded(&doc) {
+            *formats.entry(e.format).or_insert(0) += 1;
+        }
+    }
+    assert!(
+        formats.get("javascript").is_some_and(|&n| n >= 10),
+        "{formats:?}"
+    );
+    assert!(formats.get("xml").is_some_and(|&n| n >= 3), "{formats:?}");
 }

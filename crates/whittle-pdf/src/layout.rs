@@ -65,10 +65,24 @@ impl Layout {
             Some(Object::Integer(n)) => usize::try_from(*n).ok(),
             _ => None,
         };
+        // lopdf files an object under the number written at its offset (`N G obj`), not under
+        // the entry's number, so two entries whose bytes say the same number (a damaged file)
+        // give one object, read from either place: such an object has no span.
+        let mut claims: HashMap<ObjectId, usize> = HashMap::new();
+        for entry in xref.values() {
+            if let XrefEntry::Normal { offset, .. } = *entry
+                && let Some(id) = header(input, offset as usize)
+            {
+                *claims.entry(id).or_default() += 1;
+            }
+        }
         for (&num, entry) in xref {
             match *entry {
                 XrefEntry::Normal { offset, generation } => {
                     let id = (num, generation);
+                    if claims.get(&id).is_some_and(|&n| n > 1) {
+                        continue;
+                    }
                     let offset = offset as usize;
                     let next = starts.partition_point(|&o| o <= offset);
                     let end = starts.get(next).copied().unwrap_or(input.len());
@@ -232,6 +246,18 @@ fn number(s: &[u8], i: usize) -> Option<(u64, usize)> {
     let end = regular(s, i);
     let text = std::str::from_utf8(s.get(i..end)?).ok()?;
     Some((text.parse().ok()?, end))
+}
+
+/// The object id written at `offset` (`N G obj`), if any.
+/// Blanks before it are skipped, as lopdf does (counting a header too many only costs a copy).
+fn header(s: &[u8], offset: usize) -> Option<ObjectId> {
+    let (num, i) = number(s, skip_blank(s, offset))?;
+    let (generation, i) = number(s, skip_blank(s, i))?;
+    let i = skip_blank(s, i);
+    if s.get(i..i + 3)? != b"obj" {
+        return None;
+    }
+    Some((u32::try_from(num).ok()?, u16::try_from(generation).ok()?))
 }
 
 /// The span of object `id` written at `offset`: from its `N G obj` to the end of its `endobj`,

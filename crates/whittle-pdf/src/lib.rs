@@ -26,6 +26,7 @@
 //! (object streams share a budget, nested streams another, scripts are decoded for display up to
 //! 1 MiB).
 
+mod crypt;
 mod format;
 mod layout;
 mod lexicon;

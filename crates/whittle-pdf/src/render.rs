@@ -82,25 +82,36 @@ impl<'a> Builder<'a> {
             for &k in tree.children(n).iter().rev() {
                 match b.slot(k, depth) {
                     Slot::Container(c) => stack.push((c, depth + 1)),
-                    Slot::Owner(r) => {
-                        let Kind::Ref { id, .. } = b.state.node(r).kind else {
-                            continue;
-                        };
-                        let Some(&obj) = tree.children(r).first() else {
-                            continue;
-                        };
-                        let Some(v) = resolve(tree, edits, obj) else {
-                            continue;
-                        };
-                        match b.state.node(v).kind {
-                            Kind::Data(_) => {}
-                            Kind::Dict | Kind::Array | Kind::Stream | Kind::Trailer => {
-                                b.objects.insert(id, v);
-                                stack.push((v, 0));
+                    Slot::Owner(mut r) => {
+                        // An object whose value is a reference that owns the next object (`6 0
+                        // obj 9 0 R endobj`): the chain is followed, so that the next object
+                        // exists too (each step goes deeper into the tree, so it ends).
+                        loop {
+                            let Kind::Ref { id, .. } = b.state.node(r).kind else {
+                                break;
+                            };
+                            let Some(&obj) = tree.children(r).first() else {
+                                break;
+                            };
+                            let Some(v) = resolve(tree, edits, obj) else {
+                                break;
+                            };
+                            match b.state.node(v).kind {
+                                Kind::Data(_) => {}
+                                Kind::Dict | Kind::Array | Kind::Stream | Kind::Trailer => {
+                                    b.objects.insert(id, v);
+                                    stack.push((v, 0));
+                                }
+                                Kind::Ref { owner: true, .. } if !tree.children(v).is_empty() => {
+                                    b.objects.insert(id, v);
+                                    r = v;
+                                    continue;
+                                }
+                                Kind::Scalar(_) | Kind::Ref { .. } => {
+                                    b.objects.insert(id, v);
+                                }
                             }
-                            Kind::Scalar(_) | Kind::Ref { .. } => {
-                                b.objects.insert(id, v);
-                            }
+                            break;
                         }
                     }
                     Slot::Gone | Slot::Null | Slot::Leaf(_) => {}

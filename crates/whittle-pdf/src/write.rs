@@ -58,38 +58,64 @@ fn indirect(out: &mut Vec<u8>, id: ObjectId, body: &[u8]) {
     out.extend_from_slice(b"\nendobj\n");
 }
 
+/// Collects the objects of the output, then writes them in the order of their numbers: copied
+/// and fresh ones alike, so that the output does not depend on which objects could be copied
+/// (a rewrite of a rewrite, where every object is copied, is then the same bytes).
 struct Writer<'a> {
     state: &'a PdfState,
     out: &'a mut Vec<u8>,
+    /// Object number → where it is; the offsets of plain objects are set by [`Writer::flush`].
     entries: BTreeMap<u32, Entry>,
+    /// The objects to write: id and their bytes (`N G obj … endobj`).
+    pieces: Vec<(ObjectId, Vec<u8>)>,
 }
 
 impl Writer<'_> {
-    fn raw(&mut self, id: ObjectId, span: std::ops::Range<usize>) {
+    fn place(&mut self, id: ObjectId, bytes: Vec<u8>) {
         self.entries.insert(
             id.0,
             Entry::Plain {
-                offset: self.out.len(),
+                offset: 0,
                 generation: id.1,
             },
         );
-        self.out.extend_from_slice(&self.state.input[span]);
-        self.out.push(b'\n');
+        self.pieces.push((id, bytes));
+    }
+
+    /// An object copied as it was stored.
+    fn raw(&mut self, id: ObjectId, span: std::ops::Range<usize>) {
+        let bytes = self.state.input[span].to_vec();
+        self.place(id, bytes);
     }
 
     /// A fresh object, encrypted when the encryption is kept.
     fn fresh(&mut self, id: ObjectId, mut obj: Object) {
         if let Some(crypt) = &self.state.crypt {
-            let _ = lopdf::encryption::encrypt_object(&crypt.state, id, &mut obj);
+            crate::crypt::encrypt(&crypt.state, id, &mut obj);
         }
-        self.entries.insert(
-            id.0,
-            Entry::Plain {
-                offset: self.out.len(),
-                generation: id.1,
-            },
-        );
-        indirect(self.out, id, &serialize(&obj));
+        let mut bytes = Vec::new();
+        indirect(&mut bytes, id, &serialize(&obj));
+        // `indirect` ends with a line break, which `flush` adds.
+        bytes.pop();
+        self.place(id, bytes);
+    }
+
+    /// Writes the objects, by number (stable: of two objects under one number, the later one
+    /// is the one the cross-reference data names, as before).
+    fn flush(&mut self) {
+        let mut pieces = std::mem::take(&mut self.pieces);
+        pieces.sort_by_key(|(id, _)| id.0);
+        for (id, bytes) in pieces {
+            self.entries.insert(
+                id.0,
+                Entry::Plain {
+                    offset: self.out.len(),
+                    generation: id.1,
+                },
+            );
+            self.out.extend_from_slice(&bytes);
+            self.out.push(b'\n');
+        }
     }
 }
 
@@ -160,6 +186,7 @@ pub(crate) fn write(state: &PdfState, candidate: Candidate, out: &mut Vec<u8>) {
         state,
         out,
         entries: BTreeMap::new(),
+        pieces: Vec::new(),
     };
     let mut lengths: BTreeSet<ObjectId> = BTreeSet::new();
     // Per input object stream: the candidate's objects stored there, and whether all are unchanged.
@@ -261,14 +288,10 @@ pub(crate) fn write(state: &PdfState, candidate: Candidate, out: &mut Vec<u8>) {
             Some(Place::Plain { span, .. }) => w.raw(id, span.clone()),
             _ => {
                 if let Ok(d) = crypt.state.encode() {
-                    w.entries.insert(
-                        id.0,
-                        Entry::Plain {
-                            offset: w.out.len(),
-                            generation: id.1,
-                        },
-                    );
-                    indirect(w.out, id, &serialize(&Object::Dictionary(d)));
+                    let mut bytes = Vec::new();
+                    indirect(&mut bytes, id, &serialize(&Object::Dictionary(d)));
+                    bytes.pop();
+                    w.place(id, bytes);
                 }
             }
         }
@@ -282,6 +305,7 @@ pub(crate) fn write(state: &PdfState, candidate: Candidate, out: &mut Vec<u8>) {
             trailer.set("ID", id.clone());
         }
     }
+    w.flush();
     let entries = std::mem::take(&mut w.entries);
     xref(w.out, entries, trailer);
 }

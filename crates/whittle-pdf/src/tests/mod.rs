@@ -369,6 +369,77 @@ fn a_kid_that_names_no_object_keeps_the_document_writable() {
 }
 
 #[test]
+fn an_object_whose_number_is_written_twice_is_not_copied_from_the_other_place() {
+    // Found by the fuzzer (fuzz/regressions/pdf/rewrite-copies-another-object): object 4's bytes
+    // say `3 0 obj`. lopdf files what it reads under the number written there, so object 3 is
+    // what stands at object 4's offset; the layout took the span at object 3's offset for it,
+    // and the "faithful" copy of object 3 was the page, not the object of the tree.
+    let input = String::from_utf8(document("", &["<</Marker 1>>".to_string()]))
+        .expect("ASCII")
+        .replace("4 0 obj", "3 0 obj");
+    let doc = parse(input.as_bytes());
+    let tree = &doc.tree;
+    assert_eq!(tree.label(value_at(tree, "Root/Pages/Kids/0")), "dict");
+    let out = rewrite(&doc);
+    let again = parse(&out);
+    assert!(
+        tree_diff(tree, &again.tree).is_none(),
+        "the rewrite is another document: {:?}",
+        tree_diff(tree, &again.tree)
+    );
+    assert!(
+        String::from_utf8_lossy(&out).contains("/Marker 1"),
+        "object 3 is written as loaded"
+    );
+    assert!(rewrite(&again) == out, "and the rewrite is a fixpoint");
+}
+
+#[test]
+fn an_object_that_is_a_reference_brings_the_object_it_names() {
+    // Found by the fuzzer (fuzz/regressions/pdf/rewrite-another-tree-2): object 4 is `5 0 R`,
+    // and its reference owns object 5 in the tree; the renderer did not follow the chain, so
+    // object 5 did not exist in any candidate and object 4 was written as `null`.
+    let input = document(
+        "/Extra 4 0 R",
+        &["5 0 R".to_string(), "<</Marker 1>>".to_string()],
+    );
+    let doc = parse(&input);
+    let tree = &doc.tree;
+    let four = value_at(tree, "Root/Extra");
+    assert_eq!(tree.label(four), "ref");
+    assert_eq!(tree.label(tree.children(four)[0]), "dict");
+    let out = rewrite(&doc);
+    let again = parse(&out);
+    assert!(
+        tree_diff(tree, &again.tree).is_none(),
+        "{:?}",
+        tree_diff(tree, &again.tree)
+    );
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.contains("4 0 obj\n5 0 R\nendobj"), "{text}");
+    assert!(text.contains("<</Marker 1>>"), "{text}");
+}
+
+#[test]
+fn a_page_tree_first_reached_through_such_an_object_is_written() {
+    // Found by the fuzzer (fuzz/regressions/pdf/rewrites-as-nothing-2): /Info is object 4,
+    // which is `2 0 R`, so the page tree hangs below /Info (breadth first, it is reached there
+    // first). Without it in the candidate, the catalog had no /Pages and every candidate, the
+    // no-op rewrite included, was the empty file.
+    let input = String::from_utf8(document("", &["2 0 R".to_string()]))
+        .expect("ASCII")
+        .replace("/Root 1 0 R", "/Root 1 0 R/Info 4 0 R");
+    let doc = parse(input.as_bytes());
+    assert_eq!(doc.tree.label(value_at(&doc.tree, "Info")), "ref");
+    let out = rewrite(&doc);
+    assert!(!out.is_empty(), "the no-op rewrite is a document");
+    assert!(Pdf.gate(&out));
+    let again = parse(&out);
+    assert_eq!(state(&again).pages, 1);
+    assert!(tree_diff(&doc.tree, &again.tree).is_none());
+}
+
+#[test]
 fn a_stream_bomb_is_never_decoded_beyond_a_bound() {
     // The page script inflates to 200 MB. Loading never decodes it, reduction keeps it as it is
     // stored, and the outline decodes at most 1 MiB of it.
