@@ -40,8 +40,9 @@ pub(crate) fn tree_edits(target: Target, doc: &Document, rng: &mut Rng) {
 }
 
 /// Random combinations of the splices the moves below the tree propose, where the format has a
-/// lexicon and the tree's source is the input (as the engine requires). Returns whether it
-/// tried any.
+/// lexicon and renders its splices (the rendering of none is the input, as the engine
+/// requires): the source spliced, or for PDF and nested documents the changed leaves written
+/// anew. Returns whether it tried any.
 pub(crate) fn splices(target: Target, doc: &Document, input: &[u8], rng: &mut Rng) -> bool {
     let Some((s, out)) = splice(target, target.format(), doc, input, rng) else {
         return false;
@@ -51,8 +52,9 @@ pub(crate) fn splices(target: Target, doc: &Document, input: &[u8], rng: &mut Rn
 }
 
 /// One random combination of the splices the moves below the tree propose on `input`, a
-/// document of `format` whose tree's source it is: the splices and the bytes they give. `None`
-/// where the format has no lexicon, or it lists no token. `target` names the failing target.
+/// document of `format`: the splices (on the tree's source) and the bytes
+/// [`Format::render_splices`] gives for them. `None` where the format has no lexicon, lists no
+/// token, or does not render its splices. `target` names the failing target.
 pub(crate) fn splice(
     target: Target,
     format: &dyn Format,
@@ -60,9 +62,12 @@ pub(crate) fn splice(
     input: &[u8],
     rng: &mut Rng,
 ) -> Option<(Splices, Vec<u8>)> {
-    if doc.tree.source() != input {
+    let mut same = Vec::new();
+    format.render_splices(doc, &Splices::default(), &mut same);
+    if same != input {
         return None;
     }
+    let input = doc.tree.source();
     let lexicon = format.lexicon(doc)?;
     let tokens = &lexicon.tokens;
     if tokens.is_empty() {
@@ -92,7 +97,7 @@ pub(crate) fn splice(
         }
     }
     let mut out = Vec::new();
-    s.render(input, &mut out);
+    format.render_splices(doc, &s, &mut out);
     Some((s, out))
 }
 
