@@ -166,10 +166,9 @@ pub fn spliced_leaves(
     splices: &Splices,
 ) -> Option<Vec<(NodeId, Vec<u8>)>> {
     let tree = &doc.tree;
-    let leaves = tree.leaves();
     let mut grouped: Vec<(NodeId, Splices)> = Vec::new();
     for (range, bytes) in splices.iter() {
-        let leaf = leaf_holding(tree, &leaves, range)?;
+        let leaf = leaf_holding(tree, range)?;
         let span = tree.span(leaf);
         let local = range.start - span.start..range.end - span.start;
         match grouped.last_mut() {
@@ -193,22 +192,28 @@ pub fn spliced_leaves(
         .collect()
 }
 
-/// The leaf of `leaves` (the tree's leaves, in document order) whose text holds `range`.
-pub(crate) fn leaf_holding(
-    tree: &Tree,
-    leaves: &[NodeId],
-    range: &std::ops::Range<usize>,
-) -> Option<NodeId> {
-    // Of the leaves that start at or before the range, the last that holds it (an empty leaf may
-    // start where the one that holds it starts).
-    let i = leaves.partition_point(|&n| tree.span(n).start <= range.start);
-    let last = tree.span(*leaves.get(i.checked_sub(1)?)?).start;
-    leaves[..i]
-        .iter()
-        .rev()
-        .take_while(|&&n| tree.span(n).start == last)
-        .find(|&&n| range.end <= tree.span(n).end)
-        .copied()
+/// The leaf whose text holds `range`, found by a descent from the root (children are in
+/// document order, so each step is a binary search; nothing is allocated, since this runs for
+/// every candidate the moves below the tree render). `None` if no leaf holds it (it lies in the
+/// bytes between children, or across two).
+pub(crate) fn leaf_holding(tree: &Tree, range: &std::ops::Range<usize>) -> Option<NodeId> {
+    let mut n = tree.root();
+    loop {
+        let kids = tree.children(n);
+        if kids.is_empty() {
+            let span = tree.span(n);
+            return (span.start <= range.start && range.end <= span.end).then_some(n);
+        }
+        // Of the children that start at or before the range, the last that holds it (an empty
+        // child may start where the one that holds it starts).
+        let i = kids.partition_point(|&k| tree.span(k).start <= range.start);
+        let last = tree.span(*kids.get(i.checked_sub(1)?)?).start;
+        n = *kids[..i]
+            .iter()
+            .rev()
+            .take_while(|&&k| tree.span(k).start == last)
+            .find(|&&k| range.end <= tree.span(k).end)?;
+    }
 }
 
 /// [`Format::render_splices`] for a format whose moves below the tree change only the text

@@ -25,9 +25,8 @@ pub(crate) fn lexicon(outer: &dyn Format, doc: &Document) -> Option<Lexicon> {
     }
     let mut lex = Lexicon::default();
     if let Some(o) = outer.lexicon(&st.outer) {
-        let leaves = st.outer.tree.leaves();
         for t in o.tokens {
-            let Some(leaf) = leaf_holding(&st.outer.tree, &leaves, &t.span) else {
+            let Some(leaf) = leaf_holding(&st.outer.tree, &t.span) else {
                 continue;
             };
             if st.parts.iter().any(|p| p.leaf == leaf) {
@@ -110,7 +109,6 @@ fn contents(
 ) -> Option<Vec<(NodeId, Vec<u8>)>> {
     let mut inner = vec![Splices::default(); st.parts.len()];
     let mut outer_splices = Splices::default();
-    let leaves = doc.tree.leaves();
     for (range, bytes) in splices.iter() {
         let part = st.parts.iter().position(|p| {
             let span = doc.tree.span(p.holder);
@@ -121,7 +119,7 @@ fn contents(
             inner[i].add(range.start - at..range.end - at, bytes);
             continue;
         }
-        let leaf = leaf_holding(&doc.tree, &leaves, range)?;
+        let leaf = leaf_holding(&doc.tree, range)?;
         let (0, local) = st.map[leaf.index()] else {
             return None;
         };

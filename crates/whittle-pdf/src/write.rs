@@ -66,12 +66,19 @@ struct Writer<'a> {
     out: &'a mut Vec<u8>,
     /// Object number → where it is; the offsets of plain objects are set by [`Writer::flush`].
     entries: BTreeMap<u32, Entry>,
-    /// The objects to write: id and their bytes (`N G obj … endobj`).
-    pieces: Vec<(ObjectId, Vec<u8>)>,
+    /// The objects to write, by id.
+    pieces: Vec<(ObjectId, Piece)>,
+}
+
+/// An object to write: its bytes in the input (`N G obj … endobj`), copied only when written,
+/// or a fresh object's serialization.
+enum Piece {
+    Stored(std::ops::Range<usize>),
+    Fresh(Vec<u8>),
 }
 
 impl Writer<'_> {
-    fn place(&mut self, id: ObjectId, bytes: Vec<u8>) {
+    fn place(&mut self, id: ObjectId, piece: Piece) {
         self.entries.insert(
             id.0,
             Entry::Plain {
@@ -79,13 +86,12 @@ impl Writer<'_> {
                 generation: id.1,
             },
         );
-        self.pieces.push((id, bytes));
+        self.pieces.push((id, piece));
     }
 
     /// An object copied as it was stored.
     fn raw(&mut self, id: ObjectId, span: std::ops::Range<usize>) {
-        let bytes = self.state.input[span].to_vec();
-        self.place(id, bytes);
+        self.place(id, Piece::Stored(span));
     }
 
     /// A fresh object, encrypted when the encryption is kept.
@@ -93,11 +99,16 @@ impl Writer<'_> {
         if let Some(crypt) = &self.state.crypt {
             crate::crypt::encrypt(&crypt.state, id, &mut obj);
         }
+        self.plain(id, &obj);
+    }
+
+    /// A fresh object written as it is (never encrypted: the `/Encrypt` dictionary).
+    fn plain(&mut self, id: ObjectId, obj: &Object) {
         let mut bytes = Vec::new();
-        indirect(&mut bytes, id, &serialize(&obj));
+        indirect(&mut bytes, id, &serialize(obj));
         // `indirect` ends with a line break, which `flush` adds.
         bytes.pop();
-        self.place(id, bytes);
+        self.place(id, Piece::Fresh(bytes));
     }
 
     /// Writes the objects, by number (stable: of two objects under one number, the later one
@@ -105,7 +116,7 @@ impl Writer<'_> {
     fn flush(&mut self) {
         let mut pieces = std::mem::take(&mut self.pieces);
         pieces.sort_by_key(|(id, _)| id.0);
-        for (id, bytes) in pieces {
+        for (id, piece) in pieces {
             self.entries.insert(
                 id.0,
                 Entry::Plain {
@@ -113,7 +124,10 @@ impl Writer<'_> {
                     generation: id.1,
                 },
             );
-            self.out.extend_from_slice(&bytes);
+            match piece {
+                Piece::Stored(span) => self.out.extend_from_slice(&self.state.input[span]),
+                Piece::Fresh(bytes) => self.out.extend_from_slice(&bytes),
+            }
             self.out.push(b'\n');
         }
     }
@@ -288,10 +302,7 @@ pub(crate) fn write(state: &PdfState, candidate: Candidate, out: &mut Vec<u8>) {
             Some(Place::Plain { span, .. }) => w.raw(id, span.clone()),
             _ => {
                 if let Ok(d) = crypt.state.encode() {
-                    let mut bytes = Vec::new();
-                    indirect(&mut bytes, id, &serialize(&Object::Dictionary(d)));
-                    bytes.pop();
-                    w.place(id, bytes);
+                    w.plain(id, &Object::Dictionary(d));
                 }
             }
         }
