@@ -3,7 +3,7 @@
 use crate::ddmin::{ddmin, ddmin_from};
 use crate::edit::{Edit, Edits};
 use crate::engine::{ReduceError, Reducer};
-use crate::lookahead::{Lookahead, smaller_replacement, template_items};
+use crate::lookahead::{Lookahead, Successor, View, smaller_replacement, template_items};
 use crate::pool::Next;
 use crate::template::Template;
 use crate::tree::NodeId;
@@ -167,13 +167,29 @@ fn try_forbidden(
 /// sweeps deletions); an edit of a node inside a subtree the sweep already changed (or of that
 /// node itself) is skipped. Returns whether it kept any; the kept ones are committed.
 pub(crate) fn sweep(r: &mut Reducer<'_>, items: &[(NodeId, Edit)]) -> Result<bool, ReduceError> {
+    sweep_then(r, items, Successor::none())
+}
+
+/// [`sweep`], told what comes after it (`after`).
+fn sweep_then(
+    r: &mut Reducer<'_>,
+    items: &[(NodeId, Edit)],
+    mut after: Successor<'_>,
+) -> Result<bool, ReduceError> {
     let mut state = Edits::new();
-    let accepted = greedy_scan(r, items, &mut state, false, None, |tree, state, (n, e)| {
-        let gone =
-            std::iter::successors(Some(n), |&m| tree.parent(m)).any(|m| state.get(m).is_some());
-        (!gone).then(|| state.with(n, e))
-    })?;
-    r.commit()?;
+    let accepted = greedy_scan(
+        r,
+        items,
+        &mut state,
+        false,
+        &mut after,
+        |tree, state, (n, e)| {
+            let gone =
+                std::iter::successors(Some(n), |&m| tree.parent(m)).any(|m| state.get(m).is_some());
+            (!gone).then(|| state.with(n, e))
+        },
+    )?;
+    r.commit_parsed(after.into_parsed())?;
     Ok(accepted)
 }
 
@@ -204,19 +220,19 @@ fn fixpoint(
 /// [`ddmin_from`] over the items of one level for one template (`None`: HDD's deletions),
 /// starting at the granularity where the last run over that level and template ended: in a
 /// fixpoint's later rounds, a level that is already 1-minimal then costs about one test per
-/// item instead of four.
+/// item instead of four. Then a commit. Returns whether anything changed.
 fn ddmin_level(
     r: &mut Reducer<'_>,
     level: usize,
     template: Option<usize>,
     items: &[(NodeId, Edit)],
-    after: Option<&Lookahead>,
-) -> Result<(), ReduceError> {
+    mut after: Successor<'_>,
+) -> Result<bool, ReduceError> {
     let slot = (level, template.map_or(0, |t| t + 1));
     let start = r.granularity(slot);
-    let (_, ended) = ddmin_from(r, &Edits::new(), items, start, after)?;
+    let (_, ended) = ddmin_from(r, &Edits::new(), items, start, &mut after)?;
     r.set_granularity(slot, ended);
-    Ok(())
+    r.commit_parsed(after.into_parsed())
 }
 
 fn ddmin_leaves(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
@@ -242,12 +258,8 @@ pub fn hdd(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
             break;
         }
         let items: Vec<(NodeId, Edit)> = nodes.into_iter().map(|n| (n, Edit::Delete)).collect();
-        let after = r
-            .speculates()
-            .then(|| Lookahead::hdd_level(r, level + 1))
-            .flatten();
-        ddmin_level(r, level, None, &items, after.as_ref())?;
-        changed |= r.commit()?;
+        let next = |r: &Reducer<'_>, v: View<'_>, _| Lookahead::hdd_level(r, v, level + 1);
+        changed |= ddmin_level(r, level, None, &items, Successor::new(r, &next))?;
         level += 1;
     }
     Ok(changed)
@@ -256,6 +268,10 @@ pub fn hdd(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
 /// The second phase of HDD+: try to delete single nodes in breadth-first order, repeating the
 /// sweep while it removes something. The result is 1-tree-minimal.
 fn hdd_plus_phase(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
+    // The sweep after one that removed something, over the tree it leaves.
+    let next = |_: &Reducer<'_>, v: View<'_>, changed: bool| {
+        changed.then(|| Lookahead::bfs_deletions(v))?
+    };
     loop {
         let items: Vec<(NodeId, Edit)> = r
             .tree()
@@ -263,7 +279,7 @@ fn hdd_plus_phase(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
             .into_iter()
             .map(|n| (n, Edit::Delete))
             .collect();
-        if !sweep(r, &items)? {
+        if !sweep_then(r, &items, Successor::new(r, &next))? {
             return Ok(());
         }
     }
@@ -273,20 +289,25 @@ fn hdd_plus_phase(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
 /// the new state and the scan goes on after it. This is the shape of HDD+'s sweep and of GTR's
 /// backtracking search, and it is parallelized speculatively without changing the result. With
 /// `again` (the caller sweeps once more, from the first item, after a sweep that accepted
-/// something), idle workers start on that next sweep while this one ends; after a sweep that
-/// accepted nothing, on `after` (what the algorithm does next on the same tree). After a win
-/// they start the rest of the sweep on top of the winner.
+/// something), idle workers start on that next sweep while this one ends; otherwise on `after`
+/// (what the algorithm does next, over the tree the best bytes will have once committed). After
+/// a win they start the rest of the sweep on top of the winner.
 fn greedy_scan<T: Copy + Sync>(
     r: &mut Reducer<'_>,
     items: &[T],
     state: &mut Edits,
     again: bool,
-    after: Option<&Lookahead>,
+    after: &mut Successor<'_>,
     make: impl Fn(&crate::tree::Tree, &Edits, T) -> Option<Edits> + Sync,
 ) -> Result<bool, ReduceError> {
     let mut start = 0;
     let mut accepted = false;
     while start < items.len() {
+        let after = if accepted && again {
+            None
+        } else {
+            after.get(r)
+        };
         let reducer = &*r;
         let (tree, current) = (reducer.tree(), &*state);
         let rest = &items[start..];
@@ -311,10 +332,10 @@ fn greedy_scan<T: Copy + Sync>(
         let won_count = |w: usize| rest.len() - w - 1;
         let then = |i: usize, out: &mut Vec<u8>| after.is_some_and(|a| a.render(reducer, i, out));
         let next = Next {
-            // The sweep ends here if nothing wins; the caller sweeps again if it accepted any,
-            // and goes on to `after` on the same tree if not.
-            failed: if accepted {
-                again.then_some((items.len(), &next_sweep as _))
+            // The sweep ends here if nothing wins; the caller sweeps again if it accepted any
+            // and says so, and goes on to `after` if not.
+            failed: if accepted && again {
+                Some((items.len(), &next_sweep as _))
             } else {
                 after.map(|a| (a.count(), &then as _))
             },
@@ -348,12 +369,16 @@ pub fn gtr(r: &mut Reducer<'_>, templates: &[Box<dyn Template>]) -> Result<bool,
         while again {
             again = false;
             for (i, t) in templates.iter().enumerate() {
-                // What comes next if this template changes nothing here.
-                let after = r
-                    .speculates()
-                    .then(|| Lookahead::after_template(r, templates, level, i, again))
-                    .flatten();
-                let level_changed = apply_template(r, level, i, t.as_ref(), after.as_ref())?;
+                // What comes next: the pass goes on to the next template, and once it has
+                // changed the level with a template that moves nodes up, the level is passed
+                // again.
+                let pass_again = again;
+                let next = |r: &Reducer<'_>, v: View<'_>, changed: bool| {
+                    let again = pass_again || (changed && !t.at_most_one());
+                    Lookahead::after_template(r, v, templates, (level, i), again)
+                };
+                let level_changed =
+                    apply_template(r, level, i, t.as_ref(), Successor::new(r, &next))?;
                 changed |= level_changed;
                 again |= level_changed && !t.at_most_one();
             }
@@ -364,41 +389,36 @@ pub fn gtr(r: &mut Reducer<'_>, templates: &[Box<dyn Template>]) -> Result<bool,
 }
 
 /// Alg. 4's `applyTemplate`: one template over the nodes of one level, then a commit. `after` is
-/// the first step of what comes next if nothing changes.
+/// what comes next.
 fn apply_template(
     r: &mut Reducer<'_>,
     level: usize,
     index: usize,
     t: &dyn Template,
-    after: Option<&Lookahead>,
+    after: Successor<'_>,
 ) -> Result<bool, ReduceError> {
     let nodes = r.tree().level(level);
     if nodes.is_empty() {
         return Ok(false);
     }
-    let (items, filtered) = template_items(r, &nodes, t);
+    let (items, filtered) = template_items(r.view(), &nodes, t);
     r.count_filtered(filtered);
     if t.at_most_one() {
-        ddmin_level(r, level, Some(index), &items, after)?;
+        ddmin_level(r, level, Some(index), &items, after)
     } else {
-        reduce_level_nodes(r, &items, after)?;
+        reduce_level_nodes(r, &items, after)
     }
-    r.commit()
 }
 
 /// Alg. 5: greedy backtracking over the candidates of every node of a level. Each node's current
 /// replacement starts as itself; a candidate is tried only if it is smaller than the current
-/// replacement; sweeps repeat until one finds no improvement.
+/// replacement; sweeps repeat until one finds no improvement. Then a commit.
 fn reduce_level_nodes(
     r: &mut Reducer<'_>,
     items: &[(NodeId, Edit)],
-    after: Option<&Lookahead>,
-) -> Result<(), ReduceError> {
+    mut after: Successor<'_>,
+) -> Result<bool, ReduceError> {
     let mut conf = Edits::new();
-    let mut after = after;
-    while greedy_scan(r, items, &mut conf, true, after, smaller_replacement)? {
-        // Only the first sweep can end with the tree unchanged.
-        after = None;
-    }
-    Ok(())
+    while greedy_scan(r, items, &mut conf, true, &mut after, smaller_replacement)? {}
+    r.commit_parsed(after.into_parsed())
 }

@@ -13,6 +13,7 @@
 use crate::ddmin::{Split, ddmin_by};
 use crate::engine::{ReduceError, Reducer, shortlex_less};
 use crate::lexicon::{Lexicon, Splices, Token, TokenKind};
+use crate::lookahead::Successor;
 use crate::pool::Next;
 use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
@@ -139,7 +140,14 @@ pub(crate) fn apply_changes(r: &mut Reducer<'_>, changes: &[Splices]) -> Result<
         return Ok(false);
     }
     // ddmin keeps the changes it could not apply; every other one was applied and accepted.
-    let (kept, _) = ddmin_by(r, changes.len(), 2, applying_all_but, render, None)?;
+    let (kept, _) = ddmin_by(
+        r,
+        changes.len(),
+        2,
+        applying_all_but,
+        render,
+        &mut Successor::none(),
+    )?;
     Ok(kept.len() < changes.len())
 }
 

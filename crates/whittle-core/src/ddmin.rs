@@ -4,7 +4,7 @@
 
 use crate::edit::{Edit, Edits};
 use crate::engine::{ReduceError, Reducer};
-use crate::lookahead::Lookahead;
+use crate::lookahead::Successor;
 use crate::pool::Next;
 use crate::tree::NodeId;
 use std::ops::Range;
@@ -18,7 +18,7 @@ pub fn ddmin(
     base: &Edits,
     items: &[(NodeId, Edit)],
 ) -> Result<Vec<usize>, ReduceError> {
-    ddmin_from(r, base, items, 2, None).map(|(kept, _)| kept)
+    ddmin_from(r, base, items, 2, &mut Successor::none()).map(|(kept, _)| kept)
 }
 
 /// The edits that apply every item except those `kept` (sorted) on top of `base`.
@@ -36,13 +36,13 @@ pub(crate) fn edits_keeping(base: &Edits, items: &[(NodeId, Edit)], kept: &[usiz
 }
 
 /// [`ddmin`] that starts at granularity `start`; returns the granularity it ended at too. `after`
-/// is what the algorithm does next if this run changes nothing (see [`ddmin_by`]).
+/// is what the algorithm does next (see [`ddmin_by`]).
 pub(crate) fn ddmin_from(
     r: &mut Reducer<'_>,
     base: &Edits,
     items: &[(NodeId, Edit)],
     start: usize,
-    after: Option<&Lookahead>,
+    after: &mut Successor<'_>,
 ) -> Result<(Vec<usize>, usize), ReduceError> {
     ddmin_by(
         r,
@@ -64,20 +64,21 @@ pub(crate) fn ddmin_from(
 /// textbook algorithm: the run ends only when no single item can go.
 ///
 /// Each step tells the test pool its successors: the split into `2n` if it fails, the split of
-/// what a candidate keeps if that candidate wins, and, for the last step of a run that has
-/// changed nothing, `after` (the first step of what the algorithm does next on the same tree).
+/// what a candidate keeps if that candidate wins, and, for a step at the finest split (the last
+/// one if it fails), `after` (the first step of what the algorithm does next, over the tree the
+/// best bytes will have once committed).
 pub(crate) fn ddmin_by<C: Send>(
     r: &mut Reducer<'_>,
     len: usize,
     start: usize,
     candidate: impl Fn(&[usize]) -> C + Sync,
     render: impl Fn(&Reducer<'_>, &C, &mut Vec<u8>) + Sync,
-    after: Option<&Lookahead>,
+    after: &mut Successor<'_>,
 ) -> Result<(Vec<usize>, usize), ReduceError> {
     let mut step = Split::new((0..len).collect(), start.max(2), 0);
-    let mut changed = false;
     while !step.config.is_empty() {
         let finer = step.finer();
+        let after = if finer.is_none() { after.get(r) } else { None };
         let reducer = &*r;
         let render_kept = |kept: &[usize], out: &mut Vec<u8>| {
             render(reducer, &candidate(kept), out);
@@ -89,8 +90,7 @@ pub(crate) fn ddmin_by<C: Send>(
         };
         let failed_count = match (&finer, after) {
             (Some(s), _) => Some(s.count()),
-            (None, Some(a)) if !changed => Some(a.count()),
-            _ => None,
+            (None, a) => a.map(|a| a.count()),
         };
         let won_count = |w: usize| step.after_win(w).count();
         let won =
@@ -107,7 +107,6 @@ pub(crate) fn ddmin_by<C: Send>(
         step = match (found, finer) {
             (Some(f), _) => {
                 r.accept(&f);
-                changed = true;
                 step.after_win(f.index)
             }
             (None, Some(finer)) => finer,

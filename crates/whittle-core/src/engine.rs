@@ -5,6 +5,7 @@ use crate::document::{Document, ParseError};
 use crate::edit::Edits;
 use crate::format::Format;
 use crate::judge::{Judge, key};
+use crate::lookahead::{Parsed, View};
 use crate::observe::{Gate, Observer, Started};
 use crate::oracle::{Oracle, OracleError, Verdict};
 use crate::pool::{Next, Pool};
@@ -491,22 +492,56 @@ impl<'a> Reducer<'a> {
     /// Makes the best candidate the current document (re-parsing it), so that node ids and levels
     /// describe the reduced tree. Returns whether anything changed.
     pub fn commit(&mut self) -> Result<bool, ReduceError> {
+        self.commit_parsed(None)
+    }
+
+    /// [`Reducer::commit`], taking the parse `ahead` made of the best bytes if it is of them
+    /// (see [`crate::lookahead::Successor`]).
+    pub(crate) fn commit_parsed(&mut self, ahead: Option<Parsed>) -> Result<bool, ReduceError> {
         if self.best == self.bytes {
             return Ok(false);
         }
-        let doc = self
-            .format
-            .parse(&self.best)
-            .map_err(|error| ReduceError::Reparse {
-                format: self.format.name(),
-                error,
-            })?;
-        let splices = self.format.splices_lists();
-        self.compiled = (self.rules.as_ref()).map(|r| r.compile(&doc.tree).with_splices(splices));
-        self.doc = doc;
+        let parsed = match ahead {
+            Some(p) if p.key == key(&self.best) => p,
+            _ => self
+                .parse(&self.best, key(&self.best))
+                .map_err(|error| ReduceError::Reparse {
+                    format: self.format.name(),
+                    error,
+                })?,
+        };
+        self.compiled = parsed.rules;
+        self.doc = parsed.doc;
         (self.judge.nodes).store(self.doc.tree.len(), std::sync::atomic::Ordering::Relaxed);
         self.bytes.clone_from(&self.best);
         Ok(true)
+    }
+
+    /// Parses `bytes` (whose key is `k`) and compiles the rules against the tree.
+    fn parse(&self, bytes: &[u8], k: u128) -> Result<Parsed, ParseError> {
+        let doc = self.format.parse(bytes)?;
+        let splices = self.format.splices_lists();
+        let rules = (self.rules.as_ref()).map(|r| r.compile(&doc.tree).with_splices(splices));
+        Ok(Parsed { key: k, doc, rules })
+    }
+
+    /// A parse of the best bytes (whose key is `k`) ahead of the commit; `None` if they do not
+    /// parse (the commit will then report it).
+    pub(crate) fn parse_ahead(&self, k: u128) -> Option<Parsed> {
+        self.parse(&self.best, k).ok()
+    }
+
+    /// The bytes the current document was parsed from.
+    pub(crate) fn committed(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The current document and the rules compiled against it.
+    pub(crate) fn view(&self) -> View<'_> {
+        View {
+            doc: &self.doc,
+            rules: self.compiled.as_ref(),
+        }
     }
 
     /// Tries the format's tidy rendering of the current document as one more candidate; keeps it

@@ -1,46 +1,91 @@
-//! What a tree algorithm does next when a run over a level changes nothing: the first step of the
-//! next template on the level, or of the next level. The tree is then the same, so idle workers
-//! of the test pool can start that step's candidates while the last step of the run ends.
+//! What a tree algorithm does after a run over a level (a ddmin, or Alg. 5's sweeps): the first
+//! step of the next template on the level, or of the next level. Idle workers of the test pool
+//! start that step's candidates while the last step of the run ends.
+//!
+//! While the run has changed nothing, the next step is over the same tree. Once it has changed
+//! something, the algorithm commits (re-parses the best bytes) before it goes on, so the next
+//! step is over the tree of the best bytes: [`Successor`] parses them ahead of the commit (a
+//! speculative commit), builds the step on that tree, and hands the parse to the commit. Either
+//! way the candidates' bytes are those the algorithm will render, so their verdicts (or the tests
+//! still running) answer the next step.
 
 use crate::ddmin::{Split, edits_keeping};
+use crate::document::Document;
 use crate::edit::{Edit, Edits};
 use crate::engine::Reducer;
+use crate::judge::key;
+use crate::rules::CompiledRules;
 use crate::template::Template;
 use crate::tree::{NodeId, Tree};
 
-/// The first step of ddmin or of Alg. 5 over a level of the current tree.
-pub(crate) enum Lookahead {
+/// A document and the rules compiled against its tree: the current one, or a parse of the best
+/// bytes ahead of the commit.
+#[derive(Clone, Copy)]
+pub(crate) struct View<'d> {
+    pub(crate) doc: &'d Document,
+    pub(crate) rules: Option<&'d CompiledRules>,
+}
+
+/// A parse of bytes ahead of [`Reducer::commit`], with the rules compiled against its tree.
+pub(crate) struct Parsed {
+    pub(crate) key: u128,
+    pub(crate) doc: Document,
+    pub(crate) rules: Option<CompiledRules>,
+}
+
+impl Parsed {
+    fn view(&self) -> View<'_> {
+        View {
+            doc: &self.doc,
+            rules: self.rules.as_ref(),
+        }
+    }
+}
+
+/// The first step of ddmin or of Alg. 5 over a level of a tree.
+pub(crate) struct Lookahead {
+    step: Step,
+    /// The tree the step is over when it is not the current one.
+    parsed: Option<Box<Parsed>>,
+}
+
+enum Step {
     /// ddmin over the items (HDD's deletions, an at-most-one template), at its first split.
     Ddmin {
         items: Vec<(NodeId, Edit)>,
         split: Split,
     },
-    /// The first sweep of Alg. 5 over the items.
+    /// The first sweep of Alg. 5 (or of HDD+) over the items.
     Scan { items: Vec<(NodeId, Edit)> },
 }
 
 impl Lookahead {
     /// The first step of HDD's ddmin over `level` (none for an empty level).
-    pub(crate) fn hdd_level(r: &Reducer<'_>, level: usize) -> Option<Lookahead> {
-        let items: Vec<_> = r
-            .tree()
-            .level(level)
-            .into_iter()
+    pub(crate) fn hdd_level(r: &Reducer<'_>, v: View<'_>, level: usize) -> Option<Lookahead> {
+        let items: Vec<_> = (v.doc.tree.level(level).into_iter())
             .map(|n| (n, Edit::Delete))
             .collect();
         Lookahead::ddmin(r, items, (level, 0))
     }
 
-    /// What GTR (Alg. 4) does after template `index` on `level` if it changes nothing there: the
+    /// The first sweep of single deletions in breadth-first order (HDD+'s second phase).
+    pub(crate) fn bfs_deletions(v: View<'_>) -> Option<Lookahead> {
+        let items: Vec<_> = (v.doc.tree.bfs().into_iter())
+            .map(|n| (n, Edit::Delete))
+            .collect();
+        Lookahead::scan(items)
+    }
+
+    /// What GTR (Alg. 4) does after template `index` on `level` if the tree is then `v`: the
     /// first template after it with candidates on this level; past the last, the level's next
-    /// pass if an earlier template of this pass changed it (`again`), or else the first template
-    /// with candidates on a level below. Templates and levels without candidates cost no test,
-    /// so they are skipped.
+    /// pass if a template of this pass changed it (`again`), or else the first template with
+    /// candidates on a level below. Templates and levels without candidates cost no test, so they
+    /// are skipped.
     pub(crate) fn after_template(
         r: &Reducer<'_>,
+        v: View<'_>,
         templates: &[Box<dyn Template>],
-        level: usize,
-        index: usize,
+        (level, index): (usize, usize),
         again: bool,
     ) -> Option<Lookahead> {
         let k = templates.len();
@@ -48,25 +93,27 @@ impl Lookahead {
         if again {
             order.extend((0..k).map(|j| (level, j)));
         } else {
-            order.extend((level + 1..=r.tree().height()).flat_map(|l| (0..k).map(move |j| (l, j))));
+            let height = v.doc.tree.height();
+            order.extend((level + 1..=height).flat_map(|l| (0..k).map(move |j| (l, j))));
         }
         order
             .into_iter()
-            .find_map(|(l, j)| Lookahead::template(r, l, j, templates[j].as_ref()))
+            .find_map(|(l, j)| Lookahead::template(r, v, l, j, templates[j].as_ref()))
     }
 
     /// The first step of template `index` (`t`) over `level`.
-    pub(crate) fn template(
+    fn template(
         r: &Reducer<'_>,
+        v: View<'_>,
         level: usize,
         index: usize,
         t: &dyn Template,
     ) -> Option<Lookahead> {
-        let (items, _) = template_items(r, &r.tree().level(level), t);
+        let (items, _) = template_items(v, &v.doc.tree.level(level), t);
         if t.at_most_one() {
             Lookahead::ddmin(r, items, (level, index + 1))
         } else {
-            (!items.is_empty()).then_some(Lookahead::Scan { items })
+            Lookahead::scan(items)
         }
     }
 
@@ -75,35 +122,106 @@ impl Lookahead {
             return None;
         }
         let split = Split::new((0..items.len()).collect(), r.granularity(slot), 0);
-        Some(Lookahead::Ddmin { items, split })
+        Some(Lookahead {
+            step: Step::Ddmin { items, split },
+            parsed: None,
+        })
+    }
+
+    fn scan(items: Vec<(NodeId, Edit)>) -> Option<Self> {
+        (!items.is_empty()).then_some(Lookahead {
+            step: Step::Scan { items },
+            parsed: None,
+        })
     }
 
     pub(crate) fn count(&self) -> usize {
-        match self {
-            Lookahead::Ddmin { split, .. } => split.count(),
-            Lookahead::Scan { items } => items.len(),
+        match &self.step {
+            Step::Ddmin { split, .. } => split.count(),
+            Step::Scan { items } => items.len(),
         }
     }
 
     /// Renders candidate `i` of the step; `false` if there is none.
     pub(crate) fn render(&self, r: &Reducer<'_>, i: usize, out: &mut Vec<u8>) -> bool {
-        let edits = match self {
-            Lookahead::Ddmin { items, split } => {
+        let doc = self.parsed.as_ref().map_or(r.doc(), |p| &p.doc);
+        let edits = match &self.step {
+            Step::Ddmin { items, split } => {
                 Some(edits_keeping(&Edits::new(), items, &split.kept(i)))
             }
-            Lookahead::Scan { items } => smaller_replacement(r.tree(), &Edits::new(), items[i]),
+            Step::Scan { items } => smaller_replacement(&doc.tree, &Edits::new(), items[i]),
         };
         edits.is_some_and(|e| {
-            r.format().render(r.doc(), &e, out);
+            r.format().render(doc, &e, out);
             true
         })
     }
 }
 
-/// The candidates of template `t` for `nodes` (only the first of each node for an at-most-one
-/// template), and how many the rules filtered out.
+/// Builds the step that follows a run, over the tree in `View`; the flag says whether the run
+/// changed the tree (the view is then a parse of the best bytes).
+pub(crate) type Build<'b> = &'b dyn Fn(&Reducer<'_>, View<'_>, bool) -> Option<Lookahead>;
+
+/// The step that follows a run, built when the run's last step may be under way (see the module
+/// doc): over the current tree while the best bytes are the current document's, over their parse
+/// once they are not. Each is built once (the parse once per best bytes).
+pub(crate) struct Successor<'b> {
+    build: Option<Build<'b>>,
+    unchanged: Option<Option<Lookahead>>,
+    changed: Option<(u128, Option<Lookahead>)>,
+}
+
+impl<'b> Successor<'b> {
+    /// No next step is known (or nobody is idle to start it: one worker).
+    pub(crate) fn none() -> Successor<'static> {
+        Successor {
+            build: None,
+            unchanged: None,
+            changed: None,
+        }
+    }
+
+    /// The step `build` makes, if the pool has workers that could start it.
+    pub(crate) fn new(r: &Reducer<'_>, build: Build<'b>) -> Successor<'b> {
+        Successor {
+            build: r.speculates().then_some(build),
+            unchanged: None,
+            changed: None,
+        }
+    }
+
+    /// The next step for the reducer's best bytes now.
+    pub(crate) fn get(&mut self, r: &Reducer<'_>) -> Option<&Lookahead> {
+        let build = self.build?;
+        if r.best() == r.committed() {
+            return self
+                .unchanged
+                .get_or_insert_with(|| build(r, r.view(), false))
+                .as_ref();
+        }
+        let k = key(r.best());
+        if self.changed.as_ref().is_none_or(|(c, _)| *c != k) {
+            let step = r.parse_ahead(k).and_then(|p| {
+                let mut step = build(r, p.view(), true)?;
+                step.parsed = Some(Box::new(p));
+                Some(step)
+            });
+            self.changed = Some((k, step));
+        }
+        self.changed.as_ref().and_then(|(_, s)| s.as_ref())
+    }
+
+    /// The parse of the best bytes made ahead of the commit, for [`Reducer::commit_parsed`].
+    pub(crate) fn into_parsed(self) -> Option<Parsed> {
+        let (_, step) = self.changed?;
+        step?.parsed.map(|p| *p)
+    }
+}
+
+/// The candidates of template `t` for `nodes` of the tree in `v` (only the first of each node
+/// for an at-most-one template), and how many the rules filtered out.
 pub(crate) fn template_items(
-    r: &Reducer<'_>,
+    v: View<'_>,
     nodes: &[NodeId],
     t: &dyn Template,
 ) -> (Vec<(NodeId, Edit)>, usize) {
@@ -112,7 +230,7 @@ pub(crate) fn template_items(
     let mut filtered = 0;
     for &n in nodes {
         out.clear();
-        filtered += t.candidates(r.doc(), n, r.rules(), &mut out);
+        filtered += t.candidates(v.doc, n, v.rules, &mut out);
         if t.at_most_one() {
             items.extend(out.first().map(|&e| (n, e)));
         } else {

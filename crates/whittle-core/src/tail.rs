@@ -7,6 +7,7 @@
 use crate::below::units;
 use crate::ddmin::ddmin_by;
 use crate::engine::{ReduceError, Reducer};
+use crate::lookahead::Successor;
 use crate::observe::Gate;
 use std::ops::Range;
 
@@ -81,7 +82,7 @@ fn bytes_ddmin(r: &mut Reducer<'_>, chars: bool) -> Result<(), ReduceError> {
                 .collect::<Vec<u8>>()
         },
         |_, bytes, out| out.extend_from_slice(bytes),
-        None,
+        &mut Successor::none(),
     )?;
     Ok(())
 }

@@ -201,3 +201,63 @@ fn two_workers_never_test_the_same_bytes_at_once() {
     assert!(is(&results[0], "w3 w17 w31"));
     assert_eq!(results[0], results[1]);
 }
+
+#[test]
+fn the_next_level_starts_on_the_tree_the_run_leaves_before_the_commit() {
+    // HDD over `x y b(c d)`, interesting while `x` and `c` are there. The top level's ddmin
+    // removes `y` and ends with a step whose new test is `b(c d)` (its other candidate, `x`, was
+    // tested in the first step). The test of `b(c d)` waits until the next level's first
+    // candidate on the tree `x b(c d)`, without `d`, has started: at `-j 2` the idle worker
+    // starts it from a parse of the best bytes made ahead of the commit, before the level ends.
+    let input = b"x y b(c d)";
+    let has = |c: &[u8], b: u8| c.contains(&b);
+    let next_level_started = AtomicBool::new(false);
+    let seen_while_waiting = AtomicBool::new(false);
+    let log = Mutex::new(Vec::<String>::new());
+    let test = |c: &[u8], _: &dyn Fn() -> bool| {
+        log.lock()
+            .unwrap()
+            .push(String::from_utf8_lossy(c).into_owned());
+        if has(c, b'x') && has(c, b'c') && !has(c, b'y') && !has(c, b'd') {
+            next_level_started.store(true, Ordering::SeqCst);
+        }
+        if is(c, "b(c d)") {
+            for _ in 0..200 {
+                if next_level_started.load(Ordering::SeqCst) {
+                    seen_while_waiting.store(true, Ordering::SeqCst);
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
+        Ok(if has(c, b'x') && has(c, b'c') {
+            Verdict::Interesting
+        } else {
+            Verdict::Boring
+        })
+    };
+    let oracle = Wrapped(&test);
+    let mut results = Vec::new();
+    for jobs in [1, 2] {
+        next_level_started.store(false, Ordering::SeqCst);
+        seen_while_waiting.store(false, Ordering::SeqCst);
+        log.lock().unwrap().clear();
+        let stop = AtomicBool::new(false);
+        let mut r = Reducer::new(&Toy, &oracle, input, options(jobs), &stop).unwrap();
+        r.check_input().unwrap();
+        r.parallel(|r| crate::run(r, Algorithm::Hdd)).unwrap();
+        assert_eq!(
+            seen_while_waiting.load(Ordering::SeqCst),
+            jobs > 1,
+            "-j {jobs}: {:?}",
+            log.lock().unwrap()
+        );
+        results.push(r.into_best());
+    }
+    assert!(
+        is(&results[0], "x b(c )"),
+        "{:?}",
+        String::from_utf8_lossy(&results[0])
+    );
+    assert_eq!(results[0], results[1]);
+}
