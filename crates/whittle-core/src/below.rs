@@ -13,7 +13,7 @@
 use crate::ddmin::{Split, ddmin_by};
 use crate::engine::{ReduceError, Reducer, shortlex_less};
 use crate::lexicon::{Lexicon, Splices, Token, TokenKind};
-use crate::lookahead::Successor;
+use crate::lookahead::{Lookahead, Successor, View};
 use crate::pool::Next;
 use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
@@ -30,11 +30,73 @@ fn renders_splices(r: &Reducer<'_>) -> bool {
     out == r.best()
 }
 
+/// A move below the tree.
+#[derive(Clone, Copy)]
+enum Move {
+    /// A search of its own (inlining; the characters of each literal in turn).
+    Own(fn(&mut Reducer<'_>, &Lexicon) -> Result<bool, ReduceError>),
+    /// Nodes replaced by smaller forms of their kind, one at a time ([`placeholders`]).
+    Placeholders,
+    /// Disjoint rewrites of the source, as many at once as the test allows ([`apply_changes`]).
+    Changes(fn(&[u8], &Lexicon) -> Vec<Splices>),
+}
+
 /// How many moves below the tree there are (see [`reduce_below`]).
-const MOVES: usize = 10;
+const COUNT: usize = 10;
+
+/// The moves below the tree, in the order a round runs them, with the phase they count under.
+const MOVES: [(&str, Move); COUNT] = [
+    ("inline", Move::Own(crate::inline::inline)),
+    ("placeholder", Move::Placeholders),
+    // Emptying literals makes elements empty, which the short forms then close; both before
+    // the renamings, which cost hundreds of tests where the test refuses most.
+    ("literal-empty", Move::Changes(empty_literals)),
+    ("short-form", Move::Changes(short_forms)),
+    ("rename", Move::Changes(renamings)),
+    ("number", Move::Changes(numbers_to_zero)),
+    ("number", Move::Changes(numbers_to_one)),
+    ("number", Move::Changes(numbers_shorter)),
+    ("space", Move::Changes(spaces)),
+    ("literal-chars", Move::Own(shrink_literals)),
+];
+
+impl Move {
+    /// Runs the move over the current document; `after` is what comes next.
+    fn run(
+        self,
+        r: &mut Reducer<'_>,
+        lex: &Lexicon,
+        after: &mut Successor<'_>,
+    ) -> Result<bool, ReduceError> {
+        match self {
+            Move::Own(run) => run(r, lex),
+            Move::Placeholders => greedy(r, &placeholder_items(r.tree().source(), lex), after),
+            Move::Changes(changes) => {
+                apply_changes_then(r, &changes(r.tree().source(), lex), after)
+            }
+        }
+    }
+
+    /// The first candidate the move tests on a document with source `src` and lexicon `lex`:
+    /// `Some(None)` if it tests none, `None` if that is not known ahead (a search of its own).
+    fn first(self, src: &[u8], lex: &Lexicon) -> Option<Option<Splices>> {
+        match self {
+            Move::Own(_) => None,
+            Move::Placeholders => Some(placeholder_items(src, lex).first().map(|(span, a)| {
+                let mut s = Splices::default();
+                s.add(span.clone(), a.as_bytes());
+                s
+            })),
+            Move::Changes(changes) => {
+                let all = changes(src, lex);
+                Some((!all.is_empty()).then(|| Splices::union(&all)))
+            }
+        }
+    }
+}
 
 /// Which moves below the tree to run, and which changed something: one flag per move.
-type MoveSet = [bool; MOVES];
+type MoveSet = [bool; COUNT];
 
 /// The moves below the tree to their own fixpoint: a round of every move, then rounds of the
 /// moves that changed something in the round before (an inlining can make the next one
@@ -45,7 +107,7 @@ type MoveSet = [bool; MOVES];
 /// test may find a tree edit interesting now that it was not before (the text changed under
 /// it), and the result is to be 1-minimal for the tree moves too.
 pub(crate) fn reduce_below(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
-    let mut active = [true; MOVES];
+    let mut active = [true; COUNT];
     let mut changed_any = false;
     loop {
         let changed = below_round(r, &active)?;
@@ -59,29 +121,15 @@ pub(crate) fn reduce_below(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
 
 /// One round of the moves in `active`, each over the tokens of the current document. Returns
 /// which of them changed something. Does nothing for a format without a lexicon, or when the
-/// format does not render its splices (see [`renders_splices`]).
+/// format does not render its splices (see [`renders_splices`]). While a move's last step is
+/// tested, idle workers start the next move's first candidate (over the text the move leaves).
 fn below_round(r: &mut Reducer<'_>, active: &MoveSet) -> Result<MoveSet, ReduceError> {
-    type Move = fn(&mut Reducer<'_>, &Lexicon) -> Result<bool, ReduceError>;
-    let moves: [(&'static str, Move); MOVES] = [
-        ("inline", crate::inline::inline),
-        ("placeholder", placeholders),
-        // Emptying literals makes elements empty, which the short forms then close; both
-        // before the renamings, which cost hundreds of tests where the test refuses most.
-        ("literal-empty", empty_literals),
-        ("short-form", short_forms),
-        ("rename", rename),
-        ("number", numbers_to_zero),
-        ("number", numbers_to_one),
-        ("number", numbers_shorter),
-        ("space", spaces),
-        ("literal-chars", shrink_literals),
-    ];
-    let mut changed = [false; MOVES];
-    for (i, (name, step)) in moves.into_iter().enumerate() {
+    let mut changed = [false; COUNT];
+    r.commit()?;
+    for (i, &(name, step)) in MOVES.iter().enumerate() {
         if !active[i] {
             continue;
         }
-        r.commit()?;
         let Some(lexicon) = r.format().lexicon(r.doc()) else {
             break;
         };
@@ -89,16 +137,44 @@ fn below_round(r: &mut Reducer<'_>, active: &MoveSet) -> Result<MoveSet, ReduceE
             break;
         }
         r.set_phase(name);
-        changed[i] = step(r, &lexicon)?;
+        let next = |r: &Reducer<'_>, v: View<'_>, _: bool| next_move(r, v, active, i + 1);
+        let mut after = Successor::new(r, &next);
+        changed[i] = step.run(r, &lexicon, &mut after)?;
+        r.commit_parsed(after.into_parsed())?;
     }
-    r.commit()?;
     r.set_phase("tree");
     Ok(changed)
+}
+
+/// The first candidate of the first move from `from` on (of those `active`) that tests one, over
+/// the document in `v`; `None` when a move whose first candidate is not known ahead comes first.
+fn next_move(r: &Reducer<'_>, v: View<'_>, active: &MoveSet, from: usize) -> Option<Lookahead> {
+    let lex = r.format().lexicon(v.doc)?;
+    let src = v.doc.tree.source();
+    for (&(_, m), _) in MOVES[from..]
+        .iter()
+        .zip(&active[from..])
+        .filter(|(_, a)| **a)
+    {
+        if let Some(first) = m.first(src, &lex)? {
+            return Some(Lookahead::splices(first));
+        }
+    }
+    None
 }
 
 /// Applies as many of `changes` (disjoint from each other) as the test allows: all of them at
 /// once first (the usual case for renamings and white space), then ddmin over them.
 pub(crate) fn apply_changes(r: &mut Reducer<'_>, changes: &[Splices]) -> Result<bool, ReduceError> {
+    apply_changes_then(r, changes, &mut Successor::none())
+}
+
+/// [`apply_changes`], told what comes after it (`after`).
+fn apply_changes_then(
+    r: &mut Reducer<'_>,
+    changes: &[Splices],
+    after: &mut Successor<'_>,
+) -> Result<bool, ReduceError> {
     if changes.is_empty() {
         return Ok(false);
     }
@@ -115,15 +191,27 @@ pub(crate) fn apply_changes(r: &mut Reducer<'_>, changes: &[Splices]) -> Result<
         Splices::union(applied.map(|(_, s)| s))
     };
     let all = applying_all_but(&[]);
-    // If applying them all fails, ddmin's first step comes next: idle workers start it.
+    // If applying them all fails, ddmin's first step comes next, or with a single change what
+    // comes after this move: idle workers start it.
     let first = Split::new((0..changes.len()).collect(), 2, 0);
+    let after_move = if changes.len() < 2 {
+        after.get(r)
+    } else {
+        None
+    };
     let reducer = &*r;
     let then = |i: usize, out: &mut Vec<u8>| {
         render(reducer, &applying_all_but(&first.kept(i)), out);
         true
     };
+    let then_after =
+        |i: usize, out: &mut Vec<u8>| after_move.is_some_and(|a| a.render(reducer, i, out));
     let next = Next {
-        failed: (changes.len() >= 2).then_some((first.count(), &then as _)),
+        failed: if changes.len() >= 2 {
+            Some((first.count(), &then as _))
+        } else {
+            after_move.map(|a| (a.count(), &then_after as _))
+        },
         won: None,
     };
     let found = reducer.first_interesting_then(
@@ -140,14 +228,7 @@ pub(crate) fn apply_changes(r: &mut Reducer<'_>, changes: &[Splices]) -> Result<
         return Ok(false);
     }
     // ddmin keeps the changes it could not apply; every other one was applied and accepted.
-    let (kept, _) = ddmin_by(
-        r,
-        changes.len(),
-        2,
-        applying_all_but,
-        render,
-        &mut Successor::none(),
-    )?;
+    let (kept, _) = ddmin_by(r, changes.len(), 2, applying_all_but, render, after)?;
     Ok(kept.len() < changes.len())
 }
 
@@ -157,11 +238,11 @@ pub(crate) fn text<'t>(r: &'t Reducer<'_>, span: &Range<usize>) -> &'t [u8] {
 
 /// Consistent renaming: each name (all its occurrences at once) to the shortest name that occurs
 /// nowhere in the file, the names that save the most bytes first.
-fn rename(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
+fn renamings(src: &[u8], lex: &Lexicon) -> Vec<Splices> {
     let mut groups: BTreeMap<(u8, &[u8]), NameGroup> = BTreeMap::new();
     for t in &lex.tokens {
         if let TokenKind::Name { namespace, bound } = t.kind {
-            let group = groups.entry((namespace, text(r, &t.span))).or_default();
+            let group = groups.entry((namespace, &src[t.span.clone()])).or_default();
             group.0.push(t.span.clone());
             group.1 |= bound;
         }
@@ -192,7 +273,7 @@ fn rename(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
         }
         changes.push(s);
     }
-    apply_changes(r, &changes)
+    changes
 }
 
 /// Every occurrence of a name, and whether one of them binds it.
@@ -242,15 +323,15 @@ pub fn name_of(mut i: usize) -> Vec<u8> {
     name
 }
 
-/// Nodes replaced by smaller forms of their kind, outermost first, one at a time on top of the
-/// ones already accepted.
-fn placeholders(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
+/// The placeholder move's candidates: nodes replaced by smaller forms of their kind, outermost
+/// first, tried one at a time on top of the ones already accepted ([`greedy`]).
+fn placeholder_items(src: &[u8], lex: &Lexicon) -> Vec<(Range<usize>, &'static str)> {
     let mut items: Vec<(Range<usize>, &'static str)> = Vec::new();
     let mut tokens: Vec<&Token> = lex.tokens.iter().collect();
     tokens.sort_by_key(|t| (t.span.start, std::cmp::Reverse(t.span.end)));
     for t in tokens {
         if let TokenKind::Alternatives(alts) = &t.kind {
-            let old = text(r, &t.span);
+            let old = &src[t.span.clone()];
             items.extend(
                 alts.iter()
                     .filter(|a| shortlex_less(a.as_bytes(), old))
@@ -258,17 +339,22 @@ fn placeholders(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError>
             );
         }
     }
-    greedy(r, &items)
+    items
 }
 
 /// Tries `items` in order, each on top of those accepted so far; one that overlaps an accepted
-/// splice is skipped.
-fn greedy(r: &mut Reducer<'_>, items: &[(Range<usize>, &str)]) -> Result<bool, ReduceError> {
+/// splice is skipped. When a sweep ends, idle workers start `after`.
+fn greedy(
+    r: &mut Reducer<'_>,
+    items: &[(Range<usize>, &str)],
+    after: &mut Successor<'_>,
+) -> Result<bool, ReduceError> {
     let mut state = Splices::default();
     let mut start = 0;
     let mut accepted = false;
     while start < items.len() {
         let rest = &items[start..];
+        let after = after.get(r);
         let on_top = |state: &Splices, (span, bytes): &(Range<usize>, &str)| {
             let mut s = state.clone();
             s.add(span.clone(), bytes.as_bytes()).then_some(s)
@@ -285,12 +371,13 @@ fn greedy(r: &mut Reducer<'_>, items: &[(Range<usize>, &str)]) -> Result<bool, R
             true
         };
         let won_count = |w: usize| rest.len() - w - 1;
+        let then = |i: usize, out: &mut Vec<u8>| after.is_some_and(|a| a.render(reducer, i, out));
         let found = reducer.first_interesting_then(
             rest.len(),
             &|i| on_top(current, &rest[i]),
             &|s: &Splices, out: &mut Vec<u8>| render(reducer, s, out),
             Next {
-                failed: None,
+                failed: after.map(|a| (a.count(), &then as _)),
                 won: Some((&won_count, &won)),
             },
         )?;
@@ -313,9 +400,8 @@ fn content(t: &Token) -> Option<Range<usize>> {
 }
 
 /// Every literal emptied, as many at once as the test allows.
-fn empty_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
-    let changes: Vec<Splices> = lex
-        .tokens
+fn empty_literals(_: &[u8], lex: &Lexicon) -> Vec<Splices> {
+    lex.tokens
         .iter()
         .filter_map(content)
         .filter(|c| !c.is_empty())
@@ -324,8 +410,7 @@ fn empty_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceErro
             s.add(c, b"");
             s
         })
-        .collect();
-    apply_changes(r, &changes)
+        .collect()
 }
 
 /// ddmin over the characters of each literal that could not be emptied. The literals are taken
@@ -377,20 +462,20 @@ pub fn units(bytes: &[u8], offset: usize, escapes: bool) -> Vec<Range<usize>> {
 }
 
 /// Numbers as `0`, as many at once as the test allows.
-fn numbers_to_zero(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
-    rewrite_numbers(r, lex, |_| Some(b"0".to_vec()))
+fn numbers_to_zero(src: &[u8], lex: &Lexicon) -> Vec<Splices> {
+    rewrite_numbers(src, lex, |_| Some(b"0".to_vec()))
 }
 
 /// The numbers that are left as `1`.
-fn numbers_to_one(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
-    rewrite_numbers(r, lex, |_| Some(b"1".to_vec()))
+fn numbers_to_one(src: &[u8], lex: &Lexicon) -> Vec<Splices> {
+    rewrite_numbers(src, lex, |_| Some(b"1".to_vec()))
 }
 
 /// The numbers that are left with one digit fewer (`1234` to `123`, `2.50` to `2.5`); a number
 /// that ends in anything but a digit, or would (`0x1F`, `1.5` to `1.`), is left alone. `auto`'s
 /// rounds repeat this while the test allows it.
-fn numbers_shorter(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
-    rewrite_numbers(r, lex, |old| match old {
+fn numbers_shorter(src: &[u8], lex: &Lexicon) -> Vec<Splices> {
+    rewrite_numbers(src, lex, |old| match old {
         [.., a, b] if a.is_ascii_digit() && b.is_ascii_digit() => {
             Some(old[..old.len() - 1].to_vec())
         }
@@ -401,28 +486,26 @@ fn numbers_shorter(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceErr
 /// Every number rewritten by `new` (where it gives something smaller), as many at once as the
 /// test allows.
 fn rewrite_numbers(
-    r: &mut Reducer<'_>,
+    src: &[u8],
     lex: &Lexicon,
     new: impl Fn(&[u8]) -> Option<Vec<u8>>,
-) -> Result<bool, ReduceError> {
-    let changes: Vec<Splices> = lex
-        .tokens
+) -> Vec<Splices> {
+    lex.tokens
         .iter()
         .filter(|t| t.kind == TokenKind::Number)
         .filter_map(|t| {
-            let old = text(r, &t.span);
+            let old = &src[t.span.clone()];
             let replacement = new(old).filter(|n| shortlex_less(n, old))?;
             let mut s = Splices::default();
             s.add(t.span.clone(), &replacement);
             Some(s)
         })
-        .collect();
-    apply_changes(r, &changes)
+        .collect()
 }
 
 /// White space down to what the grammar needs, as much at once as the test allows.
-fn spaces(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
-    rewrite_all(r, lex, |k| match k {
+fn spaces(src: &[u8], lex: &Lexicon) -> Vec<Splices> {
+    rewrite_all(src, lex, |k| match k {
         TokenKind::Space { min } => Some(min),
         _ => None,
     })
@@ -430,8 +513,8 @@ fn spaces(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
 
 /// The shorter forms a format offers ([`TokenKind::Shorter`]), as many at once as the test
 /// allows.
-fn short_forms(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
-    rewrite_all(r, lex, |k| match k {
+fn short_forms(src: &[u8], lex: &Lexicon) -> Vec<Splices> {
+    rewrite_all(src, lex, |k| match k {
         TokenKind::Shorter(min) => Some(min),
         _ => None,
     })
@@ -440,21 +523,19 @@ fn short_forms(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> 
 /// Every token that `to` gives a smaller text (in shortlex order) rewritten to it, as many at
 /// once as the test allows.
 fn rewrite_all(
-    r: &mut Reducer<'_>,
+    src: &[u8],
     lex: &Lexicon,
     to: impl Fn(&TokenKind) -> Option<&'static str>,
-) -> Result<bool, ReduceError> {
-    let changes: Vec<Splices> = lex
-        .tokens
+) -> Vec<Splices> {
+    lex.tokens
         .iter()
         .filter_map(|t| {
             let min = to(&t.kind)?;
-            shortlex_less(min.as_bytes(), text(r, &t.span)).then(|| {
+            shortlex_less(min.as_bytes(), &src[t.span.clone()]).then(|| {
                 let mut s = Splices::default();
                 s.add(t.span.clone(), min.as_bytes());
                 s
             })
         })
-        .collect();
-    apply_changes(r, &changes)
+        .collect()
 }

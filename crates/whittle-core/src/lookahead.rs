@@ -1,6 +1,7 @@
-//! What a tree algorithm does after a run over a level (a ddmin, or Alg. 5's sweeps): the first
-//! step of the next template on the level, or of the next level. Idle workers of the test pool
-//! start that step's candidates while the last step of the run ends.
+//! What an algorithm does after a run over a level (a ddmin, or Alg. 5's sweeps): the first step
+//! of the next template on the level, or of the next level; after a move below the tree, the
+//! first candidate of the next move. Idle workers of the test pool start that step's candidates
+//! while the last step of the run ends.
 //!
 //! While the run has changed nothing, the next step is over the same tree. Once it has changed
 //! something, the algorithm commits (re-parses the best bytes) before it goes on, so the next
@@ -14,6 +15,7 @@ use crate::document::Document;
 use crate::edit::{Edit, Edits};
 use crate::engine::Reducer;
 use crate::judge::key;
+use crate::lexicon::Splices;
 use crate::rules::CompiledRules;
 use crate::template::Template;
 use crate::tree::{NodeId, Tree};
@@ -57,6 +59,8 @@ enum Step {
     },
     /// The first sweep of Alg. 5 (or of HDD+) over the items.
     Scan { items: Vec<(NodeId, Edit)> },
+    /// One rewrite of the text (the first candidate of a move below the tree).
+    Splices(Splices),
 }
 
 impl Lookahead {
@@ -135,10 +139,19 @@ impl Lookahead {
         })
     }
 
+    /// The step that tests one rewrite of the text.
+    pub(crate) fn splices(s: Splices) -> Lookahead {
+        Lookahead {
+            step: Step::Splices(s),
+            parsed: None,
+        }
+    }
+
     pub(crate) fn count(&self) -> usize {
         match &self.step {
             Step::Ddmin { split, .. } => split.count(),
             Step::Scan { items } => items.len(),
+            Step::Splices(_) => 1,
         }
     }
 
@@ -150,6 +163,10 @@ impl Lookahead {
                 Some(edits_keeping(&Edits::new(), items, &split.kept(i)))
             }
             Step::Scan { items } => smaller_replacement(&doc.tree, &Edits::new(), items[i]),
+            Step::Splices(s) => {
+                r.format().render_splices(doc, s, out);
+                return true;
+            }
         };
         edits.is_some_and(|e| {
             r.format().render(doc, &e, out);

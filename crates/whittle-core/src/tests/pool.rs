@@ -1,4 +1,5 @@
-//! The test pool at `-j > 1`: errors past the winner, stopping, and no bytes tested twice at once.
+//! The test pool at `-j > 1`: errors past the winner, stopping, no bytes tested twice at once,
+//! and idle workers starting what comes next.
 
 use super::toy::Toy;
 use crate::{Algorithm, Options, Oracle, OracleError, Reducer, Verdict};
@@ -259,5 +260,61 @@ fn the_next_level_starts_on_the_tree_the_run_leaves_before_the_commit() {
         "{:?}",
         String::from_utf8_lossy(&results[0])
     );
+    assert_eq!(results[0], results[1]);
+}
+
+#[test]
+fn the_next_move_below_the_tree_starts_while_a_move_ends() {
+    // `auto` on `foo   x`, interesting while `foo` and `x` are there. No node can go. The
+    // renaming's one candidate, `a   x`, is not interesting; its test waits until the next move's
+    // first candidate, the blanks at their minimum (`foo x`), has started: at `-j 2` the idle
+    // worker starts it while the renaming's test runs.
+    let input = b"foo   x";
+    let started = AtomicBool::new(false);
+    let seen_while_waiting = AtomicBool::new(false);
+    let log = Mutex::new(Vec::<String>::new());
+    let test = |c: &[u8], _: &dyn Fn() -> bool| {
+        log.lock()
+            .unwrap()
+            .push(String::from_utf8_lossy(c).into_owned());
+        if c == b"foo x" {
+            started.store(true, Ordering::SeqCst);
+        }
+        if c == b"a   x" {
+            for _ in 0..200 {
+                if started.load(Ordering::SeqCst) {
+                    seen_while_waiting.store(true, Ordering::SeqCst);
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
+        let w = split(c);
+        Ok(if w.contains(&&b"foo"[..]) && w.contains(&&b"x"[..]) {
+            Verdict::Interesting
+        } else {
+            Verdict::Boring
+        })
+    };
+    let oracle = Wrapped(&test);
+    let mut results = Vec::new();
+    for jobs in [1, 2] {
+        started.store(false, Ordering::SeqCst);
+        seen_while_waiting.store(false, Ordering::SeqCst);
+        log.lock().unwrap().clear();
+        let stop = AtomicBool::new(false);
+        let mut r = Reducer::new(&Toy, &oracle, input, options(jobs), &stop).unwrap();
+        r.check_input().unwrap();
+        r.parallel(|r| crate::run(r, Algorithm::Auto)).unwrap();
+        let log = log.lock().unwrap();
+        assert!(log.iter().any(|c| c == "a   x"), "-j {jobs}: {log:?}");
+        assert_eq!(
+            seen_while_waiting.load(Ordering::SeqCst),
+            jobs > 1,
+            "-j {jobs}: {log:?}"
+        );
+        results.push(r.into_best());
+    }
+    assert_eq!(results[0], b"foo x");
     assert_eq!(results[0], results[1]);
 }
