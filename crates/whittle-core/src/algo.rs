@@ -3,7 +3,9 @@
 use crate::ddmin::{ddmin, ddmin_from};
 use crate::edit::{Edit, Edits};
 use crate::engine::{ReduceError, Reducer};
-use crate::lookahead::{Lookahead, Successor, View, smaller_replacement, template_items};
+use crate::lookahead::{
+    Lookahead, Successor, View, forbidden_items, smaller_replacement, template_items,
+};
 use crate::pool::Next;
 use crate::template::Template;
 use crate::tree::NodeId;
@@ -144,22 +146,10 @@ fn try_forbidden(
     r: &mut Reducer<'_>,
     templates: &[Box<dyn Template>],
 ) -> Result<bool, ReduceError> {
-    let Some(rules) = r.rules() else {
+    if !r.has_rules() {
         return Ok(false);
-    };
-    let doc = r.doc();
-    let mut forbidden: Vec<(NodeId, Edit)> = Vec::new();
-    let (mut all, mut allowed) = (Vec::new(), Vec::new());
-    for n in doc.tree.nodes() {
-        for t in templates {
-            all.clear();
-            allowed.clear();
-            t.candidates(doc, n, None, &mut all);
-            if t.candidates(doc, n, Some(rules), &mut allowed) > 0 {
-                forbidden.extend(all.iter().filter(|e| !allowed.contains(e)).map(|&e| (n, e)));
-            }
-        }
     }
+    let forbidden = forbidden_items(r.view(), templates);
     sweep(r, &forbidden)
 }
 
@@ -198,13 +188,13 @@ fn run_algorithm(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), Reduce
     match algorithm {
         Algorithm::Ddmin => ddmin_leaves(r),
         Algorithm::Hdd => hdd(r).map(drop),
-        Algorithm::HddStar => fixpoint(r, hdd),
+        Algorithm::HddStar => fixpoint(r, |r| hdd_round(r, true)),
         Algorithm::HddPlus => {
             hdd(r)?;
             hdd_plus_phase(r)
         }
         Algorithm::Gtr => gtr(r, &templates).map(drop),
-        Algorithm::GtrStar | Algorithm::Auto => fixpoint(r, |r| gtr(r, &templates)),
+        Algorithm::GtrStar | Algorithm::Auto => fixpoint(r, |r| gtr_round(r, &templates, true)),
     }
 }
 
@@ -250,6 +240,12 @@ fn ddmin_leaves(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
 /// HDD (HDD paper, Alg. 1): for each level, top down, ddmin over the level's nodes, then prune.
 /// Returns whether anything was removed.
 pub fn hdd(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
+    hdd_round(r, false)
+}
+
+/// [`hdd`]; `repeats` says that a round which changed something is followed by another (HDD*),
+/// so that past the last level, idle workers start the next round's first step.
+fn hdd_round(r: &mut Reducer<'_>, repeats: bool) -> Result<bool, ReduceError> {
     let mut changed = false;
     let mut level = 0;
     loop {
@@ -258,7 +254,12 @@ pub fn hdd(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
             break;
         }
         let items: Vec<(NodeId, Edit)> = nodes.into_iter().map(|n| (n, Edit::Delete)).collect();
-        let next = |r: &Reducer<'_>, v: View<'_>, _| Lookahead::hdd_level(r, v, level + 1);
+        let changed_before = changed;
+        let next = |r: &Reducer<'_>, v: View<'_>, now: bool| {
+            let again = repeats && (changed_before || now);
+            Lookahead::hdd_level(r, v, level + 1)
+                .or_else(|| again.then(|| Lookahead::hdd_level(r, v, 0))?)
+        };
         changed |= ddmin_level(r, level, None, &items, Successor::new(r, &next))?;
         level += 1;
     }
@@ -360,6 +361,16 @@ fn greedy_scan<T: Copy + Sync>(
 /// at-most-one template through ddmin, the others through the backtracking search of Alg. 5.
 /// Returns whether anything changed.
 pub fn gtr(r: &mut Reducer<'_>, templates: &[Box<dyn Template>]) -> Result<bool, ReduceError> {
+    gtr_round(r, templates, false)
+}
+
+/// [`gtr`]; `repeats` says that a round which changed something is followed by another (GTR*),
+/// so that past the last level, idle workers start the next round's first step.
+fn gtr_round(
+    r: &mut Reducer<'_>,
+    templates: &[Box<dyn Template>],
+    repeats: bool,
+) -> Result<bool, ReduceError> {
     let mut changed = false;
     let mut level = 0;
     while level <= r.tree().height() {
@@ -372,10 +383,17 @@ pub fn gtr(r: &mut Reducer<'_>, templates: &[Box<dyn Template>]) -> Result<bool,
                 // What comes next: the pass goes on to the next template, and once it has
                 // changed the level with a template that moves nodes up, the level is passed
                 // again.
-                let pass_again = again;
-                let next = |r: &Reducer<'_>, v: View<'_>, changed: bool| {
-                    let again = pass_again || (changed && !t.at_most_one());
-                    Lookahead::after_template(r, v, templates, (level, i), again)
+                let (pass_again, changed_before) = (again, changed);
+                let next = |r: &Reducer<'_>, v: View<'_>, now: bool| {
+                    let again = pass_again || (now && !t.at_most_one());
+                    let round_again = repeats && (changed_before || now);
+                    Lookahead::after_template(r, v, templates, (level, i), again, round_again)
+                        // The last round ends: with rules, the sweep over what they forbid.
+                        .or_else(|| {
+                            let last = !again && !round_again;
+                            (last && v.rules.is_some())
+                                .then(|| Lookahead::scan(forbidden_items(v, templates)))?
+                        })
                 };
                 let level_changed =
                     apply_template(r, level, i, t.as_ref(), Successor::new(r, &next))?;

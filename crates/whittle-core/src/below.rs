@@ -193,7 +193,7 @@ fn apply_changes_then(
     let all = applying_all_but(&[]);
     // If applying them all fails, ddmin's first step comes next, or with a single change what
     // comes after this move: idle workers start it.
-    let first = Split::new((0..changes.len()).collect(), 2, 0);
+    let first = Split::first(changes.len(), 2);
     let after_move = if changes.len() < 2 {
         after.get(r)
     } else {

@@ -63,7 +63,8 @@ pub(crate) fn ddmin_from(
 /// the kept items and the granularity the run ended at. The result is 1-minimal as with the
 /// textbook algorithm: the run ends only when no single item can go.
 ///
-/// Each step tells the test pool its successors: the split into `2n` if it fails, the split of
+/// Each step tells the test pool its successors: the split into `2n` if it fails (and the splits
+/// after it, should they fail too: a split whose candidates the gate rejects costs no test), the split of
 /// what a candidate keeps if that candidate wins, and, for a step at the finest split (the last
 /// one if it fails), `after` (the first step of what the algorithm does next, over the tree the
 /// best bytes will have once committed).
@@ -75,7 +76,7 @@ pub(crate) fn ddmin_by<C: Send>(
     render: impl Fn(&Reducer<'_>, &C, &mut Vec<u8>) + Sync,
     after: &mut Successor<'_>,
 ) -> Result<(Vec<usize>, usize), ReduceError> {
-    let mut step = Split::new((0..len).collect(), start.max(2), 0);
+    let mut step = Split::first(len, start);
     while !step.config.is_empty() {
         let finer = step.finer();
         let after = if finer.is_none() { after.get(r) } else { None };
@@ -85,11 +86,11 @@ pub(crate) fn ddmin_by<C: Send>(
             true
         };
         let failed = |i: usize, out: &mut Vec<u8>| match &finer {
-            Some(s) => render_kept(&s.kept(i), out),
+            Some(s) => s.chain_kept(i).is_some_and(|kept| render_kept(&kept, out)),
             None => after.is_some_and(|a| a.render(reducer, i, out)),
         };
         let failed_count = match (&finer, after) {
-            (Some(s), _) => Some(s.count()),
+            (Some(s), _) => Some(s.chain_len()),
             (None, a) => a.map(|a| a.count()),
         };
         let won_count = |w: usize| step.after_win(w).count();
@@ -143,6 +144,12 @@ impl Split {
         }
     }
 
+    /// The first step of a run over `len` items that starts at granularity `start` (at least 2,
+    /// whatever an earlier run ended at).
+    pub(crate) fn first(len: usize, start: usize) -> Split {
+        Split::new((0..len).collect(), start.max(2), 0)
+    }
+
     pub(crate) fn count(&self) -> usize {
         self.parts.len()
     }
@@ -150,6 +157,33 @@ impl Split {
     /// The part candidate `i` removes.
     fn part(&self, i: usize) -> usize {
         (self.from + i) % self.parts.len()
+    }
+
+    /// How many candidates this step and the finer ones after it have, down to the finest split:
+    /// the steps ddmin takes while every candidate fails.
+    pub(crate) fn chain_len(&self) -> usize {
+        let len = self.config.len();
+        let mut n = self.parts.len();
+        let mut total = n;
+        while n < len {
+            n = (n * 2).min(len);
+            total += n;
+        }
+        total
+    }
+
+    /// The items candidate `i` of [`Split::chain_len`]'s candidates keeps.
+    pub(crate) fn chain_kept(&self, mut i: usize) -> Option<Vec<usize>> {
+        if i < self.count() {
+            return Some(self.kept(i));
+        }
+        i -= self.count();
+        let mut step = self.finer()?;
+        while i >= step.count() {
+            i -= step.count();
+            step = step.finer()?;
+        }
+        Some(step.kept(i))
     }
 
     /// The step after this one if it fails: twice as many parts; `None` at the finest split.

@@ -52,7 +52,8 @@ pub(crate) struct Lookahead {
 }
 
 enum Step {
-    /// ddmin over the items (HDD's deletions, an at-most-one template), at its first split.
+    /// ddmin over the items (HDD's deletions, an at-most-one template), from its first split on
+    /// through the finer ones, should they fail ([`Split::chain_len`]).
     Ddmin {
         items: Vec<(NodeId, Edit)>,
         split: Split,
@@ -83,22 +84,29 @@ impl Lookahead {
     /// What GTR (Alg. 4) does after template `index` on `level` if the tree is then `v`: the
     /// first template after it with candidates on this level; past the last, the level's next
     /// pass if a template of this pass changed it (`again`), or else the first template with
-    /// candidates on a level below. Templates and levels without candidates cost no test, so they
-    /// are skipped.
+    /// candidates on a level below, and past the last level, when another round follows
+    /// (`round_again`, GTR*), the first with candidates from the top. Templates and levels without
+    /// candidates cost no test, so they are skipped.
     pub(crate) fn after_template(
         r: &Reducer<'_>,
         v: View<'_>,
         templates: &[Box<dyn Template>],
         (level, index): (usize, usize),
         again: bool,
+        round_again: bool,
     ) -> Option<Lookahead> {
         let k = templates.len();
         let mut order: Vec<(usize, usize)> = (index + 1..k).map(|j| (level, j)).collect();
+        let levels = |from: usize| {
+            (from..=v.doc.tree.height()).flat_map(move |l| (0..k).map(move |j| (l, j)))
+        };
         if again {
             order.extend((0..k).map(|j| (level, j)));
         } else {
-            let height = v.doc.tree.height();
-            order.extend((level + 1..=height).flat_map(|l| (0..k).map(move |j| (l, j))));
+            order.extend(levels(level + 1));
+            if round_again {
+                order.extend(levels(0));
+            }
         }
         order
             .into_iter()
@@ -125,14 +133,16 @@ impl Lookahead {
         if items.is_empty() {
             return None;
         }
-        let split = Split::new((0..items.len()).collect(), r.granularity(slot), 0);
+        // The split ddmin_from starts at.
+        let split = Split::first(items.len(), r.granularity(slot));
         Some(Lookahead {
             step: Step::Ddmin { items, split },
             parsed: None,
         })
     }
 
-    fn scan(items: Vec<(NodeId, Edit)>) -> Option<Self> {
+    /// The first sweep of Alg. 5 (or of HDD+, or over what the rules forbid) over `items`.
+    pub(crate) fn scan(items: Vec<(NodeId, Edit)>) -> Option<Self> {
         (!items.is_empty()).then_some(Lookahead {
             step: Step::Scan { items },
             parsed: None,
@@ -149,7 +159,7 @@ impl Lookahead {
 
     pub(crate) fn count(&self) -> usize {
         match &self.step {
-            Step::Ddmin { split, .. } => split.count(),
+            Step::Ddmin { split, .. } => split.chain_len(),
             Step::Scan { items } => items.len(),
             Step::Splices(_) => 1,
         }
@@ -160,7 +170,7 @@ impl Lookahead {
         let doc = self.parsed.as_ref().map_or(r.doc(), |p| &p.doc);
         let edits = match &self.step {
             Step::Ddmin { items, split } => {
-                Some(edits_keeping(&Edits::new(), items, &split.kept(i)))
+                (split.chain_kept(i)).map(|kept| edits_keeping(&Edits::new(), items, &kept))
             }
             Step::Scan { items } => smaller_replacement(&doc.tree, &Edits::new(), items[i]),
             Step::Splices(s) => {
@@ -255,6 +265,28 @@ pub(crate) fn template_items(
         }
     }
     (items, filtered)
+}
+
+/// The single transformations the rules forbid on the tree in `v`, in pre-order and template
+/// order (none without rules): the items of the sweep that makes up for what the rules cost.
+pub(crate) fn forbidden_items(v: View<'_>, templates: &[Box<dyn Template>]) -> Vec<(NodeId, Edit)> {
+    let Some(rules) = v.rules else {
+        return Vec::new();
+    };
+    let doc = v.doc;
+    let mut forbidden: Vec<(NodeId, Edit)> = Vec::new();
+    let (mut all, mut allowed) = (Vec::new(), Vec::new());
+    for n in doc.tree.nodes() {
+        for t in templates {
+            all.clear();
+            allowed.clear();
+            t.candidates(doc, n, None, &mut all);
+            if t.candidates(doc, n, Some(rules), &mut allowed) > 0 {
+                forbidden.extend(all.iter().filter(|e| !allowed.contains(e)).map(|&e| (n, e)));
+            }
+        }
+    }
+    forbidden
 }
 
 /// Alg. 5's candidate: `conf` with `n` replaced by `e`, if that is smaller than `n`'s current

@@ -680,3 +680,23 @@ fn time_in_timed_out_tests_is_counted_apart_and_they_count_as_not_interesting() 
         assert_eq!(seen[0].1, RUNNING_EXAMPLE.as_bytes());
     }
 }
+
+#[test]
+fn a_split_lists_the_finer_splits_that_follow_it_if_it_fails() {
+    use crate::ddmin::Split;
+    // Five items at n = 2: the halves' complements, then 4 parts, then 5 (one item each).
+    let s = Split::first(5, 2);
+    assert_eq!(s.chain_len(), 2 + 4 + 5);
+    // n = 2 keeps the first half (removes part 1), then the second half.
+    assert_eq!(s.chain_kept(0), Some(vec![0, 1]));
+    assert_eq!(s.chain_kept(1), Some(vec![2, 3, 4]));
+    // n = 4: parts [0], [1], [2], [3, 4] (part i is items i*5/4 up to (i+1)*5/4).
+    assert_eq!(s.chain_kept(2), Some(vec![1, 2, 3, 4]));
+    assert_eq!(s.chain_kept(3), Some(vec![0, 2, 3, 4]));
+    assert_eq!(s.chain_kept(5), Some(vec![0, 1, 2]));
+    // n = 5: the last candidate removes item 4.
+    assert_eq!(s.chain_kept(10), Some(vec![0, 1, 2, 3]));
+    assert_eq!(s.chain_kept(11), None);
+    // At the finest split there is nothing after it.
+    assert_eq!(Split::first(2, 2).chain_len(), 2);
+}
