@@ -4,7 +4,7 @@ use crate::ddmin::{ddmin, ddmin_from};
 use crate::edit::{Edit, Edits};
 use crate::engine::{ReduceError, Reducer};
 use crate::lookahead::{
-    Lookahead, Successor, View, forbidden_items, smaller_replacement, template_items,
+    Lazy, Lookahead, Successor, View, forbidden_items, smaller_replacement, template_items,
 };
 use crate::pool::Next;
 use crate::template::Template;
@@ -304,12 +304,8 @@ fn greedy_scan<T: Copy + Sync>(
     let mut start = 0;
     let mut accepted = false;
     while start < items.len() {
-        let after = if accepted && again {
-            None
-        } else {
-            after.get(r)
-        };
         let reducer = &*r;
+        let after = Lazy::new(&mut *after, reducer);
         let (tree, current) = (reducer.tree(), &*state);
         let rest = &items[start..];
         let render =
@@ -331,14 +327,18 @@ fn greedy_scan<T: Copy + Sync>(
             })
         };
         let won_count = |w: usize| rest.len() - w - 1;
-        let then = |i: usize, out: &mut Vec<u8>| after.is_some_and(|a| a.render(reducer, i, out));
+        let sweep_count = || items.len();
+        let (after_count, then) = (
+            || after.count(),
+            |i, out: &mut Vec<u8>| after.render(i, out),
+        );
         let next = Next {
             // The sweep ends here if nothing wins; the caller sweeps again if it accepted any
             // and says so, and goes on to `after` if not.
             failed: if accepted && again {
-                Some((items.len(), &next_sweep as _))
+                Some((&sweep_count, &next_sweep))
             } else {
-                after.map(|a| (a.count(), &then as _))
+                Some((&after_count, &then))
             },
             won: Some((&won_count, &won)),
         };

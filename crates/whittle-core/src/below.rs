@@ -13,7 +13,7 @@
 use crate::ddmin::{Split, ddmin_by};
 use crate::engine::{ReduceError, Reducer, shortlex_less};
 use crate::lexicon::{Lexicon, Splices, Token, TokenKind};
-use crate::lookahead::{Lookahead, Successor, View};
+use crate::lookahead::{Lazy, Lookahead, Successor, View};
 use crate::pool::Next;
 use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
@@ -194,23 +194,20 @@ fn apply_changes_then(
     // If applying them all fails, ddmin's first step comes next, or with a single change what
     // comes after this move: idle workers start it.
     let first = Split::first(changes.len(), 2);
-    let after_move = if changes.len() < 2 {
-        after.get(r)
-    } else {
-        None
-    };
     let reducer = &*r;
+    let after_move = Lazy::new(&mut *after, reducer);
     let then = |i: usize, out: &mut Vec<u8>| {
         render(reducer, &applying_all_but(&first.kept(i)), out);
         true
     };
-    let then_after =
-        |i: usize, out: &mut Vec<u8>| after_move.is_some_and(|a| a.render(reducer, i, out));
+    let first_count = || first.count();
+    let after_count = || after_move.count();
+    let then_after = |i: usize, out: &mut Vec<u8>| after_move.render(i, out);
     let next = Next {
         failed: if changes.len() >= 2 {
-            Some((first.count(), &then as _))
+            Some((&first_count, &then))
         } else {
-            after_move.map(|a| (a.count(), &then_after as _))
+            Some((&after_count, &then_after))
         },
         won: None,
     };
@@ -354,12 +351,12 @@ fn greedy(
     let mut accepted = false;
     while start < items.len() {
         let rest = &items[start..];
-        let after = after.get(r);
         let on_top = |state: &Splices, (span, bytes): &(Range<usize>, &str)| {
             let mut s = state.clone();
             s.add(span.clone(), bytes.as_bytes()).then_some(s)
         };
         let reducer = &*r;
+        let after = Lazy::new(&mut *after, reducer);
         let current = &state;
         // After candidate `w` wins: the rest of the sweep on top of it.
         let won = |w: usize, i: usize, out: &mut Vec<u8>| {
@@ -371,13 +368,14 @@ fn greedy(
             true
         };
         let won_count = |w: usize| rest.len() - w - 1;
-        let then = |i: usize, out: &mut Vec<u8>| after.is_some_and(|a| a.render(reducer, i, out));
+        let after_count = || after.count();
+        let then = |i: usize, out: &mut Vec<u8>| after.render(i, out);
         let found = reducer.first_interesting_then(
             rest.len(),
             &|i| on_top(current, &rest[i]),
             &|s: &Splices, out: &mut Vec<u8>| render(reducer, s, out),
             Next {
-                failed: after.map(|a| (a.count(), &then as _)),
+                failed: Some((&after_count, &then)),
                 won: Some((&won_count, &won)),
             },
         )?;

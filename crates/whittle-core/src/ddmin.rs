@@ -4,7 +4,7 @@
 
 use crate::edit::{Edit, Edits};
 use crate::engine::{ReduceError, Reducer};
-use crate::lookahead::Successor;
+use crate::lookahead::{Lazy, Successor};
 use crate::pool::Next;
 use crate::tree::NodeId;
 use std::ops::Range;
@@ -79,19 +79,20 @@ pub(crate) fn ddmin_by<C: Send>(
     let mut step = Split::first(len, start);
     while !step.config.is_empty() {
         let finer = step.finer();
-        let after = if finer.is_none() { after.get(r) } else { None };
         let reducer = &*r;
+        let after = Lazy::new(&mut *after, reducer);
         let render_kept = |kept: &[usize], out: &mut Vec<u8>| {
             render(reducer, &candidate(kept), out);
             true
         };
         let failed = |i: usize, out: &mut Vec<u8>| match &finer {
             Some(s) => s.chain_kept(i).is_some_and(|kept| render_kept(&kept, out)),
-            None => after.is_some_and(|a| a.render(reducer, i, out)),
+            None => after.render(i, out),
         };
-        let failed_count = match (&finer, after) {
-            (Some(s), _) => Some(s.chain_len()),
-            (None, a) => a.map(|a| a.count()),
+        let failed_count = || {
+            finer
+                .as_ref()
+                .map_or_else(|| after.count(), Split::chain_len)
         };
         let won_count = |w: usize| step.after_win(w).count();
         let won =
@@ -101,7 +102,7 @@ pub(crate) fn ddmin_by<C: Send>(
             &|i| Some(candidate(&step.kept(i))),
             &|c: &C, out: &mut Vec<u8>| render(reducer, c, out),
             Next {
-                failed: failed_count.map(|n| (n, &failed as _)),
+                failed: Some((&failed_count, &failed)),
                 won: Some((&won_count, &won)),
             },
         )?;

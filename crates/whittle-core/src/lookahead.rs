@@ -19,6 +19,7 @@ use crate::lexicon::Splices;
 use crate::rules::CompiledRules;
 use crate::template::Template;
 use crate::tree::{NodeId, Tree};
+use std::cell::RefCell;
 
 /// A document and the rules compiled against its tree: the current one, or a parse of the best
 /// bytes ahead of the commit.
@@ -189,9 +190,10 @@ impl Lookahead {
 /// changed the tree (the view is then a parse of the best bytes).
 pub(crate) type Build<'b> = &'b dyn Fn(&Reducer<'_>, View<'_>, bool) -> Option<Lookahead>;
 
-/// The step that follows a run, built when the run's last step may be under way (see the module
-/// doc): over the current tree while the best bytes are the current document's, over their parse
-/// once they are not. Each is built once (the parse once per best bytes).
+/// The step that follows a run (see the module doc), built when the test pool asks for it through
+/// [`Lazy`] (a worker is idle at a step that may be the run's last): over the current tree while
+/// the best bytes are the current document's, over their parse once they are not. Each is built
+/// once (the parse once per best bytes).
 pub(crate) struct Successor<'b> {
     build: Option<Build<'b>>,
     unchanged: Option<Option<Lookahead>>,
@@ -242,6 +244,36 @@ impl<'b> Successor<'b> {
     pub(crate) fn into_parsed(self) -> Option<Parsed> {
         let (_, step) = self.changed?;
         step?.parsed.map(|p| *p)
+    }
+}
+
+/// A [`Successor`] for the test pool's `failed` prefetch (`pool::Next`): the pool asks for it only
+/// when a worker is idle, so the parse ahead of a commit is made then, not at every step.
+pub(crate) struct Lazy<'s, 'b, 'r, 'a> {
+    after: RefCell<&'s mut Successor<'b>>,
+    r: &'r Reducer<'a>,
+}
+
+impl<'s, 'b, 'r, 'a> Lazy<'s, 'b, 'r, 'a> {
+    pub(crate) fn new(after: &'s mut Successor<'b>, r: &'r Reducer<'a>) -> Self {
+        Lazy {
+            after: RefCell::new(after),
+            r,
+        }
+    }
+
+    /// How many candidates the next step has (0 if there is none).
+    pub(crate) fn count(&self) -> usize {
+        self.after
+            .borrow_mut()
+            .get(self.r)
+            .map_or(0, Lookahead::count)
+    }
+
+    /// Renders candidate `i` of the next step; `false` if there is none.
+    pub(crate) fn render(&self, i: usize, out: &mut Vec<u8>) -> bool {
+        let mut after = self.after.borrow_mut();
+        after.get(self.r).is_some_and(|a| a.render(self.r, i, out))
     }
 }
 

@@ -28,8 +28,13 @@ use std::time::Duration;
 const WINDOW_PER_JOB: usize = 2;
 
 /// The candidates of the step that follows if the current one finds nothing: their count, and a
-/// function that renders candidate `i` into the buffer (`false`: no such candidate).
-pub(crate) type Prefetch<'p> = (usize, &'p dyn Fn(usize, &mut Vec<u8>) -> bool);
+/// function that renders candidate `i` into the buffer (`false`: no such candidate). The count is
+/// asked for only once a worker is idle with every candidate of the current step handed out, so
+/// a step that is costly to make (a parse ahead of a commit) is made only when it can be used.
+pub(crate) type Prefetch<'p> = (
+    &'p dyn Fn() -> usize,
+    &'p dyn Fn(usize, &mut Vec<u8>) -> bool,
+);
 
 /// The candidates of the step that follows if candidate `w` of the current one wins: their count
 /// (given `w`), and a function that renders candidate `i` of them (given `w` and `i`).
@@ -329,7 +334,7 @@ impl Pool {
                 // Idle workers start the next step: first the one after a failure, then the one
                 // after the lowest candidate still running wins.
                 if let Some((n, render)) = next.failed {
-                    let limit = n.min(window);
+                    let limit = n().min(window);
                     self.prefetch(judge, gate, best, limit, render, &mut prefetched, None);
                 }
                 if let (Some((n, render)), Some(Slot::Waiting(_, _, bytes))) =

@@ -203,6 +203,69 @@ fn two_workers_never_test_the_same_bytes_at_once() {
     assert_eq!(results[0], results[1]);
 }
 
+/// What [`run_waiting`] saw at one `-j`.
+struct Waited {
+    /// Whether the waiting test saw the awaited candidate start.
+    seen: bool,
+    /// The candidates tested, in the order their tests started.
+    log: Vec<String>,
+    best: Vec<u8>,
+}
+
+/// Reduces `input` with `algorithm` at `-j 1` and `-j 2`, with a test that says whether a
+/// candidate is `interesting`, and holds the test of a candidate that `waits` picks out until one
+/// that `awaited` picks out has started (2 s at most).
+fn run_waiting(
+    input: &[u8],
+    algorithm: Algorithm,
+    waits: &(dyn Fn(&[u8]) -> bool + Sync),
+    awaited: &(dyn Fn(&[u8]) -> bool + Sync),
+    interesting: &(dyn Fn(&[u8]) -> bool + Sync),
+) -> Vec<Waited> {
+    let started = AtomicBool::new(false);
+    let seen = AtomicBool::new(false);
+    let log = Mutex::new(Vec::<String>::new());
+    let test = |c: &[u8], _: &dyn Fn() -> bool| {
+        let text = String::from_utf8_lossy(c).into_owned();
+        log.lock().unwrap().push(text);
+        if awaited(c) {
+            started.store(true, Ordering::SeqCst);
+        }
+        if waits(c) {
+            for _ in 0..200 {
+                if started.load(Ordering::SeqCst) {
+                    seen.store(true, Ordering::SeqCst);
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
+        Ok(if interesting(c) {
+            Verdict::Interesting
+        } else {
+            Verdict::Boring
+        })
+    };
+    let oracle = Wrapped(&test);
+    [1, 2]
+        .into_iter()
+        .map(|jobs| {
+            started.store(false, Ordering::SeqCst);
+            seen.store(false, Ordering::SeqCst);
+            log.lock().unwrap().clear();
+            let stop = AtomicBool::new(false);
+            let mut r = Reducer::new(&Toy, &oracle, input, options(jobs), &stop).unwrap();
+            r.check_input().unwrap();
+            r.parallel(|r| crate::run(r, algorithm)).unwrap();
+            Waited {
+                seen: seen.load(Ordering::SeqCst),
+                log: std::mem::take(&mut log.lock().unwrap()),
+                best: r.into_best(),
+            }
+        })
+        .collect()
+}
+
 #[test]
 fn the_next_level_starts_on_the_tree_the_run_leaves_before_the_commit() {
     // HDD over `x y b(c d)`, interesting while `x` and `c` are there. The top level's ddmin
@@ -210,57 +273,21 @@ fn the_next_level_starts_on_the_tree_the_run_leaves_before_the_commit() {
     // tested in the first step). The test of `b(c d)` waits until the next level's first
     // candidate on the tree `x b(c d)`, without `d`, has started: at `-j 2` the idle worker
     // starts it from a parse of the best bytes made ahead of the commit, before the level ends.
-    let input = b"x y b(c d)";
     let has = |c: &[u8], b: u8| c.contains(&b);
-    let next_level_started = AtomicBool::new(false);
-    let seen_while_waiting = AtomicBool::new(false);
-    let log = Mutex::new(Vec::<String>::new());
-    let test = |c: &[u8], _: &dyn Fn() -> bool| {
-        log.lock()
-            .unwrap()
-            .push(String::from_utf8_lossy(c).into_owned());
-        if has(c, b'x') && has(c, b'c') && !has(c, b'y') && !has(c, b'd') {
-            next_level_started.store(true, Ordering::SeqCst);
-        }
-        if is(c, "b(c d)") {
-            for _ in 0..200 {
-                if next_level_started.load(Ordering::SeqCst) {
-                    seen_while_waiting.store(true, Ordering::SeqCst);
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(10));
-            }
-        }
-        Ok(if has(c, b'x') && has(c, b'c') {
-            Verdict::Interesting
-        } else {
-            Verdict::Boring
-        })
-    };
-    let oracle = Wrapped(&test);
-    let mut results = Vec::new();
-    for jobs in [1, 2] {
-        next_level_started.store(false, Ordering::SeqCst);
-        seen_while_waiting.store(false, Ordering::SeqCst);
-        log.lock().unwrap().clear();
-        let stop = AtomicBool::new(false);
-        let mut r = Reducer::new(&Toy, &oracle, input, options(jobs), &stop).unwrap();
-        r.check_input().unwrap();
-        r.parallel(|r| crate::run(r, Algorithm::Hdd)).unwrap();
-        assert_eq!(
-            seen_while_waiting.load(Ordering::SeqCst),
-            jobs > 1,
-            "-j {jobs}: {:?}",
-            log.lock().unwrap()
-        );
-        results.push(r.into_best());
-    }
-    assert!(
-        is(&results[0], "x b(c )"),
-        "{:?}",
-        String::from_utf8_lossy(&results[0])
+    let runs = run_waiting(
+        b"x y b(c d)",
+        Algorithm::Hdd,
+        &|c| is(c, "b(c d)"),
+        &|c| has(c, b'x') && has(c, b'c') && !has(c, b'y') && !has(c, b'd'),
+        &|c| has(c, b'x') && has(c, b'c'),
     );
-    assert_eq!(results[0], results[1]);
+    for (run, jobs) in runs.iter().zip([1, 2]) {
+        assert!(run.log.iter().any(|c| is(c.as_bytes(), "b(c d)")));
+        assert_eq!(run.seen, jobs > 1, "-j {jobs}: {:?}", run.log);
+    }
+    let best = &runs[0].best;
+    assert!(is(best, "x b(c )"), "{:?}", String::from_utf8_lossy(best));
+    assert_eq!(runs[0].best, runs[1].best);
 }
 
 #[test]
@@ -269,52 +296,22 @@ fn the_next_move_below_the_tree_starts_while_a_move_ends() {
     // renaming's one candidate, `a   x`, is not interesting; its test waits until the next move's
     // first candidate, the blanks at their minimum (`foo x`), has started: at `-j 2` the idle
     // worker starts it while the renaming's test runs.
-    let input = b"foo   x";
-    let started = AtomicBool::new(false);
-    let seen_while_waiting = AtomicBool::new(false);
-    let log = Mutex::new(Vec::<String>::new());
-    let test = |c: &[u8], _: &dyn Fn() -> bool| {
-        log.lock()
-            .unwrap()
-            .push(String::from_utf8_lossy(c).into_owned());
-        if c == b"foo x" {
-            started.store(true, Ordering::SeqCst);
-        }
-        if c == b"a   x" {
-            for _ in 0..200 {
-                if started.load(Ordering::SeqCst) {
-                    seen_while_waiting.store(true, Ordering::SeqCst);
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(10));
-            }
-        }
-        let w = split(c);
-        Ok(if w.contains(&&b"foo"[..]) && w.contains(&&b"x"[..]) {
-            Verdict::Interesting
-        } else {
-            Verdict::Boring
-        })
-    };
-    let oracle = Wrapped(&test);
-    let mut results = Vec::new();
-    for jobs in [1, 2] {
-        started.store(false, Ordering::SeqCst);
-        seen_while_waiting.store(false, Ordering::SeqCst);
-        log.lock().unwrap().clear();
-        let stop = AtomicBool::new(false);
-        let mut r = Reducer::new(&Toy, &oracle, input, options(jobs), &stop).unwrap();
-        r.check_input().unwrap();
-        r.parallel(|r| crate::run(r, Algorithm::Auto)).unwrap();
-        let log = log.lock().unwrap();
-        assert!(log.iter().any(|c| c == "a   x"), "-j {jobs}: {log:?}");
-        assert_eq!(
-            seen_while_waiting.load(Ordering::SeqCst),
-            jobs > 1,
-            "-j {jobs}: {log:?}"
+    let words = |c: &[u8]| split(c).iter().map(|w| w.to_vec()).collect::<Vec<_>>();
+    let runs = run_waiting(
+        b"foo   x",
+        Algorithm::Auto,
+        &|c| c == b"a   x",
+        &|c| c == b"foo x",
+        &|c| words(c).contains(&b"foo".to_vec()) && words(c).contains(&b"x".to_vec()),
+    );
+    for (run, jobs) in runs.iter().zip([1, 2]) {
+        assert!(
+            run.log.iter().any(|c| c == "a   x"),
+            "-j {jobs}: {:?}",
+            run.log
         );
-        results.push(r.into_best());
+        assert_eq!(run.seen, jobs > 1, "-j {jobs}: {:?}", run.log);
     }
-    assert_eq!(results[0], b"foo x");
-    assert_eq!(results[0], results[1]);
+    assert_eq!(runs[0].best, b"foo x");
+    assert_eq!(runs[0].best, runs[1].best);
 }
