@@ -64,10 +64,10 @@ pub(crate) fn ddmin_from(
 /// textbook algorithm: the run ends only when no single item can go.
 ///
 /// Each step tells the test pool its successors: the split into `2n` if it fails (and the splits
-/// after it, should they fail too: a split whose candidates the gate rejects costs no test), the split of
-/// what a candidate keeps if that candidate wins, and, for a step at the finest split (the last
-/// one if it fails), `after` (the first step of what the algorithm does next, over the tree the
-/// best bytes will have once committed).
+/// after it, should they fail too: a split whose candidates the gate rejects costs no test), the
+/// split of what a candidate keeps if that candidate wins, and, for a step at the finest split
+/// (the last one if it fails), `after` (the first step of what the algorithm does next, over the
+/// tree the best bytes will have once committed).
 pub(crate) fn ddmin_by<C: Send>(
     r: &mut Reducer<'_>,
     len: usize,
