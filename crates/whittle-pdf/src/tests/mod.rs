@@ -551,3 +551,40 @@ fn long_reference_chains_do_not_overflow_the_stack() {
     assert_eq!(again.tree.len(), doc.tree.len() - 1);
     assert!(Pdf.outline(&again).contains("Chain"));
 }
+
+/// The gate keeps what it loaded for a parse of the same bytes (`load::gate`): a parse after
+/// the gate, of the same bytes or of others, and one on a thread without a gate, give the same
+/// document, and the verdicts and errors are those of loading afresh.
+#[test]
+fn a_parse_after_the_gate_is_the_parse_without_it() {
+    let alone = |bytes: &[u8]| {
+        std::thread::scope(|s| {
+            s.spawn(|| Pdf.parse(bytes).map(|d| (d.tree.dump(), d.diagnostics)))
+                .join()
+                .expect("no panic")
+        })
+    };
+    let files = [
+        "encrypted-aes256.pdf",
+        "sample.pdf",
+        "damaged-xref-offsets.pdf",
+    ];
+    let mut all: Vec<Vec<u8>> = files.iter().map(|f| fixture(f)).collect();
+    all.push(fixture("damaged-no-root.pdf"));
+    all.push(b"%PDF-1.7 nothing".to_vec());
+    for bytes in &all {
+        let expected = alone(bytes);
+        assert_eq!(Pdf.gate(bytes), expected.is_ok());
+        let got = Pdf.parse(bytes).map(|d| (d.tree.dump(), d.diagnostics));
+        assert_eq!(got, expected);
+        // Taken: the next parse loads again, with the same result.
+        let again = Pdf.parse(bytes).map(|d| (d.tree.dump(), d.diagnostics));
+        assert_eq!(again, expected);
+    }
+    // A gate of other bytes is not taken by this parse.
+    assert!(Pdf.gate(&all[0]));
+    let got = Pdf.parse(&all[1]).map(|d| (d.tree.dump(), d.diagnostics));
+    assert_eq!(got, alone(&all[1]));
+    let got = Pdf.parse(&all[0]).map(|d| (d.tree.dump(), d.diagnostics));
+    assert_eq!(got, alone(&all[0]));
+}
