@@ -2,7 +2,8 @@
 //! one fuzz target (`fuzz/`, see docs/fuzzing.md). Builds the instrumented harness with
 //! `cargo afl build` (cargo-afl must be installed: `cargo install cargo-afl`), fuzzes from the
 //! saved corpus `fuzz/corpus/NAME/` into `fuzz/out/NAME/`, prints AFL's figures, and with
-//! `--minimize` replaces the saved corpus by `afl-cmin`'s selection of the run's queue.
+//! `--minimize` replaces the saved corpus by `afl-cmin`'s selection of the run's queue (`--minutes 0
+//! --minimize`: of the last run's queue, without a run).
 
 use crate::{command, workspace_root};
 use anyhow::{Context, Result, bail};
@@ -30,7 +31,7 @@ pub(crate) struct FuzzArgs {
     /// The format to fuzz.
     #[arg(long, value_parser = TARGETS)]
     target: String,
-    /// How long to fuzz.
+    /// How long to fuzz; 0 runs no fuzzer (with `--minimize`: minimize the last run's queue).
     #[arg(long, default_value_t = 10)]
     minutes: u64,
     /// Continue the last run of this target (its queue) instead of starting from the corpus.
@@ -55,30 +56,12 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<ExitCode> {
     let out = fuzz.join("out").join(&args.target);
     // afl-fuzz creates its output folder, but not the folders above it.
     std::fs::create_dir_all(fuzz.join("out"))?;
-    let input = if args.resume {
-        "-".into()
-    } else {
-        path(&corpus)
-    };
-    let mut fuzz_cmd = afl(&fuzz);
-    fuzz_cmd
-        // cargo-afl asks for CmpLog (`-c0`), but on a stable toolchain the harness has no CmpLog
-        // instrumentation, and the stage only spends executions: `-c -` turns it off again.
-        .args(["fuzz", "-c", "-", "-i", &input, "-o", &path(&out)])
-        .args(["-V", &(args.minutes * 60).to_string()]);
-    if let Some(execs) = args.execs {
-        fuzz_cmd.args(["-E", &execs.to_string()]);
+    if args.minutes > 0 {
+        run_afl(args, &fuzz, &binary, &corpus, &out)?;
+    } else if !args.minimize {
+        bail!("--minutes 0 runs no fuzzer, and without --minimize there is nothing else to do");
     }
-    let status = fuzz_cmd
-        .args(["-t", &args.timeout_ms.to_string(), "-m", "none"])
-        .args(["-G", &MAX_INPUT.to_string(), "--"])
-        .arg(&binary)
-        .arg(&args.target)
-        .status()
-        .context("cannot run cargo afl fuzz")?;
-    if !status.success() {
-        bail!("afl-fuzz failed: {status}");
-    }
+    // This run's figures, or with `--minutes 0` those of the last run.
     let stats = read_stats(&out.join("default/fuzzer_stats"))?;
     println!("{}", summary(&args.target, &stats));
     if args.minimize {
@@ -97,6 +80,36 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One AFL++ run of `args.target` from the saved `corpus` (or the last run's queue with
+/// `--resume`) into `out`.
+fn run_afl(args: &FuzzArgs, fuzz: &Path, binary: &Path, corpus: &Path, out: &Path) -> Result<()> {
+    let input = if args.resume {
+        "-".into()
+    } else {
+        path(corpus)
+    };
+    let mut fuzz_cmd = afl(fuzz);
+    fuzz_cmd
+        // cargo-afl asks for CmpLog (`-c0`), but on a stable toolchain the harness has no CmpLog
+        // instrumentation, and the stage only spends executions: `-c -` turns it off again.
+        .args(["fuzz", "-c", "-", "-i", &input, "-o", &path(out)])
+        .args(["-V", &(args.minutes * 60).to_string()]);
+    if let Some(execs) = args.execs {
+        fuzz_cmd.args(["-E", &execs.to_string()]);
+    }
+    let status = fuzz_cmd
+        .args(["-t", &args.timeout_ms.to_string(), "-m", "none"])
+        .args(["-G", &MAX_INPUT.to_string(), "--"])
+        .arg(binary)
+        .arg(&args.target)
+        .status()
+        .context("cannot run cargo afl fuzz")?;
+    if !status.success() {
+        bail!("afl-fuzz failed: {status}");
+    }
+    Ok(())
 }
 
 fn path(p: &Path) -> String {

@@ -256,8 +256,17 @@ pub(crate) fn inner_splices(input: &[u8], rng: &mut Rng) -> bool {
     let mut out = Vec::new();
     pdf.render_embedded(&outer, &Edits::new(), &[(*leaf, bytes.clone())], &mut out);
     let what = format!("the splices {s:?} of {what}");
-    reparses(target, &out, &what);
-    if let Ok(written) = pdf.parse(&out) {
+    let Some(again) = reparses(target, &out, &what) else {
+        return true;
+    };
+    // The combined tree holds each nested document below its leaf, whose text is the document
+    // (`whittle_core::Nested`): where the edited one parsed, it is there, without loading the
+    // PDF once more; else the PDF's own leaves are looked at.
+    let t = &again.tree;
+    let nested = t.nodes().any(|n| {
+        t.edge(n) == format.name() && t.parent(n).is_some_and(|leaf| t.text(leaf) == bytes)
+    });
+    if !nested && let Ok(written) = pdf.parse(&out) {
         assert!(
             pdf.embedded(&written)
                 .iter()

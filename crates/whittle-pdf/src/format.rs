@@ -1,6 +1,6 @@
 //! The [`Pdf`] format: parse with lopdf into the tree, render candidates with lopdf.
 
-use crate::load::{check_structure, load, stream_limit};
+use crate::load::load;
 use crate::model::{PdfState, build};
 use crate::templates::{DropUnreachable, InlineReference, SubstituteByChild, state};
 use whittle_core::{
@@ -198,12 +198,7 @@ impl Format for Pdf {
         if bytes.is_empty() {
             return false;
         }
-        let options = lopdf::LoadOptions {
-            max_decompressed_size: Some(stream_limit(bytes)),
-            ..lopdf::LoadOptions::default()
-        };
-        lopdf::Document::load_mem_with_options(bytes, options)
-            .is_ok_and(|d| check_structure(&d.trailer, &d.objects, false).is_ok())
+        crate::load::gate(bytes)
     }
 }
 

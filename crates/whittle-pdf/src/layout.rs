@@ -42,12 +42,15 @@ impl Layout {
     /// Reads the layout of `input` from the loaded document's cross-reference data.
     ///
     /// Object streams are decoded again (at most `limit` bytes each, as loading does) to find the
-    /// stored bytes of their objects.
+    /// stored bytes of their objects. The stored bytes of an object must read as the object that
+    /// was loaded (not checked for streams, nor for an object of an `encrypted` file, whose bytes
+    /// are not its decrypted value), else it has no span and is written afresh.
     pub(crate) fn read(
         input: &[u8],
         xref: &BTreeMap<u32, XrefEntry>,
         objects: &BTreeMap<ObjectId, Object>,
         limit: usize,
+        encrypted: bool,
     ) -> Layout {
         let mut layout = Layout::default();
         // An object's bytes end before the next object starts: reading one never runs past it,
@@ -87,7 +90,19 @@ impl Layout {
                     let next = starts.partition_point(|&o| o <= offset);
                     let end = starts.get(next).copied().unwrap_or(input.len());
                     let segment = input.get(..end.min(input.len())).unwrap_or_default();
-                    if let Some((span, length)) = object_span(segment, offset, id, &resolve) {
+                    // A rebuilt cross-reference table may point at one copy of an object while
+                    // lopdf kept another (one in an object stream: the `pdf` fuzzer's
+                    // `rebuilt-xref-other-copy`): copying those bytes would write another value.
+                    let other = |span: &Range<usize>| {
+                        !encrypted
+                            && objects.get(&id).is_some_and(|o| {
+                                !matches!(o, Object::Stream(_))
+                                    && !value(&input[span.clone()]).is_some_and(|v| reads_as(v, o))
+                            })
+                    };
+                    if let Some((span, length)) = object_span(segment, offset, id, &resolve)
+                        && !other(&span)
+                    {
                         let length = match length {
                             Some(Length::Indirect(r)) => Some(r),
                             _ => None,
@@ -121,6 +136,9 @@ impl Layout {
                 if let Some(Place::Member { index, .. }) = layout.places.get(id)
                     && let Some(&(num, ref span)) = spans.get(usize::from(*index))
                     && num == id.0
+                    && objects
+                        .get(id)
+                        .is_some_and(|o| reads_as(&data[span.clone()], o))
                 {
                     layout.member_spans.insert(*id, span.clone());
                 }
@@ -139,6 +157,31 @@ impl Layout {
             .get(container)?
             .get(self.member_spans.get(&id)?.clone())
     }
+}
+
+/// The value in the bytes of an object outside object streams (`N G obj … endobj`).
+fn value(bytes: &[u8]) -> Option<&[u8]> {
+    let start = bytes.windows(3).position(|w| w == b"obj")? + 3;
+    bytes.get(start..)?.strip_suffix(b"endobj")
+}
+
+/// Whether `bytes` alone read as `object`. A member's bytes are taken to end where the next
+/// member starts, but lopdf reads each member from its start to the end of its value, past the
+/// next one's start if damaged offsets say it begins inside this one: then the bytes are not the
+/// object, and copying them would write a truncated object (the `pdf` fuzzer's
+/// `objstm-member-cut-short`).
+fn reads_as(bytes: &[u8], object: &Object) -> bool {
+    // An object stream of one object, number 0 at offset 0, read as lopdf reads any.
+    let head = b"0 0\n";
+    let mut content = head.to_vec();
+    content.extend_from_slice(bytes);
+    let mut dict = lopdf::Dictionary::new();
+    dict.set("Type", Object::Name(b"ObjStm".to_vec()));
+    dict.set("N", Object::Integer(1));
+    dict.set("First", Object::Integer(head.len() as i64));
+    let stream = lopdf::Stream::new(dict, content);
+    lopdf::ObjectStream::new_with_limit(&stream, Some(bytes.len() + head.len()))
+        .is_ok_and(|s| s.objects.get(&(0, 0)) == Some(object))
 }
 
 /// The objects of a decoded object stream: (number, span of its bytes, trimmed), in order.

@@ -2,6 +2,7 @@
 //! parsing and rendering apply: a catalog reached from `/Root` with a page tree.
 
 use lopdf::{Dictionary, LoadOptions, Object, ObjectId};
+use std::cell::RefCell;
 use std::collections::{BTreeMap, HashSet};
 use whittle_core::{Diagnostic, ParseError};
 
@@ -10,8 +11,16 @@ use whittle_core::{Diagnostic, ParseError};
 pub(crate) const DECODE_BUDGET: usize = 128 << 20;
 /// The most any single stream may decode to while loading.
 pub(crate) const MAX_STREAM_DECODE: usize = 64 << 20;
-/// The least a stream may always decode to, however many object streams the file declares.
+/// The least a stream may always decode to, however many object streams the file declares
+/// (but see [`SIZE_FACTOR`]).
 const MIN_STREAM_DECODE: usize = 4 << 20;
+/// A stream decodes to at most this many times the file's size while loading (and to at least
+/// [`SIZE_FLOOR`]): one Flate layer expands at most 1032 times, so a stream that decodes to more
+/// is layered compression, a bomb. Without it, a 2.7 KiB bomb decoded 64 MiB on every load
+/// (the `pdf` fuzzer: 180 ms per execution).
+pub(crate) const SIZE_FACTOR: usize = 1024;
+/// See [`SIZE_FACTOR`].
+pub(crate) const SIZE_FLOOR: usize = 1 << 20;
 
 /// A loaded document and what was recovered from while loading it.
 pub(crate) struct Loaded {
@@ -26,10 +35,12 @@ pub(crate) struct Loaded {
 }
 
 /// The per-stream decoding limit for an input: the budget shared among the `/ObjStm` streams the
-/// raw bytes declare (a stream dictionary is never compressed, so this counts them all).
+/// raw bytes declare (a stream dictionary is never compressed, so this counts them all), and at
+/// most [`SIZE_FACTOR`] times the input's size.
 pub(crate) fn stream_limit(input: &[u8]) -> usize {
     let declared = count(input, b"/ObjStm").max(1);
-    (DECODE_BUDGET / declared).clamp(MIN_STREAM_DECODE, MAX_STREAM_DECODE)
+    let share = (DECODE_BUDGET / declared).clamp(MIN_STREAM_DECODE, MAX_STREAM_DECODE);
+    share.min(input.len().saturating_mul(SIZE_FACTOR).max(SIZE_FLOOR))
 }
 
 fn count(hay: &[u8], needle: &[u8]) -> usize {
@@ -71,14 +82,10 @@ pub(crate) fn load(input: &[u8], decrypt: bool) -> Result<Loaded, ParseError> {
         });
     }
     let limit = stream_limit(input);
-    let options = LoadOptions {
-        max_decompressed_size: Some(limit),
-        ..LoadOptions::default()
-    };
-    let doc = lopdf::Document::load_mem_with_options(input, options).map_err(|e| match e {
+    let doc = take_gated(input).unwrap_or_else(|| lopdf_load(input)).map_err(|e| match e {
         lopdf::Error::Decompress(lopdf::DecompressError::MemoryLimitExceeded { .. }) => error(format!(
-            "an object stream decompresses to more than {} MiB (a decompression bomb?); refusing to load it",
-            limit >> 20
+            "an object stream decompresses to more than {} KiB (a decompression bomb?); refusing to load it",
+            limit >> 10
         )),
         lopdf::Error::InvalidPassword => {
             error("encrypted with a user password; only files whose user password is empty can be opened")
@@ -128,6 +135,54 @@ pub(crate) fn load(input: &[u8], decrypt: bool) -> Result<Loaded, ParseError> {
         decrypted,
         pages,
         strict,
+    })
+}
+
+/// lopdf's load of `input`, with the bound on object streams ([`stream_limit`]): what both the
+/// gate and parsing do.
+fn lopdf_load(input: &[u8]) -> lopdf::Result<lopdf::Document> {
+    let options = LoadOptions {
+        max_decompressed_size: Some(stream_limit(input)),
+        ..LoadOptions::default()
+    };
+    lopdf::Document::load_mem_with_options(input, options)
+}
+
+/// The gated document: see [`gate`].
+type Gated = Option<(Vec<u8>, lopdf::Result<lopdf::Document>)>;
+
+thread_local! {
+    /// What the last gate on this thread loaded, with its bytes, until a parse of the same
+    /// bytes takes it or the next gate replaces it.
+    static GATED: RefCell<Gated> = const { RefCell::new(None) };
+}
+
+/// The gate's check: `bytes` load and have a catalog with a page tree. The loaded document is
+/// kept (one per thread) for a parse of the same bytes, which takes it instead of loading them
+/// again: the engine parses the candidate it accepted, after gating it, and the fuzz harness
+/// gates every rendering before it parses it. A load is most of a parse, and of an encrypted
+/// file mostly the key derivation, which lopdf repeats on every load (for AES-256, revision 6,
+/// about five runs of a hash of at least 64 rounds of SHA-2 and AES: milliseconds).
+pub(crate) fn gate(bytes: &[u8]) -> bool {
+    let loaded = lopdf_load(bytes);
+    let pass = loaded
+        .as_ref()
+        .is_ok_and(|d| check_structure(&d.trailer, &d.objects, false).is_ok());
+    GATED.with(|g| *g.borrow_mut() = Some((bytes.to_vec(), loaded)));
+    pass
+}
+
+/// The gate's document of `input`, if the last gate on this thread loaded these bytes.
+fn take_gated(input: &[u8]) -> Option<lopdf::Result<lopdf::Document>> {
+    GATED.with(|g| {
+        let mut g = g.borrow_mut();
+        match g.take() {
+            Some((bytes, loaded)) if bytes == input => Some(loaded),
+            other => {
+                *g = other;
+                None
+            }
+        }
     })
 }
 

@@ -381,6 +381,7 @@ pub(crate) fn build(
         &doc.reference_table.entries,
         &doc.objects,
         crate::load::stream_limit(input),
+        doc.encryption_state.is_some(),
     );
     let version = doc.version.clone();
     let header = crate::write::header(input, &version);

@@ -4,9 +4,10 @@
 //! JavaScript: a `/JS` string, or the data of a stream a `/JS` entry references. XML: the data
 //! of each XFA stream (`/XFA` names one stream, or an array of packet names and streams) and of
 //! every stream whose `/Subtype` is `/XML` (XMP metadata). Stream data is decoded by lopdf's
-//! filters under a budget shared by all the streams of the document; a stream over it, or with
-//! a filter lopdf does not decode, is given without content and stays an opaque leaf. An edited
-//! content is written without filter, or with `/FlateDecode` where that is smaller.
+//! filters under a budget shared by all the streams of the document ([`budget`]: a multiple of
+//! the file's size, within fixed bounds); a stream over it, or with a filter lopdf does not
+//! decode, is given without content and stays an opaque leaf. An edited content is written
+//! without filter, or with `/FlateDecode` where that is smaller.
 
 use crate::layout::Place;
 use crate::model::{Kind, PdfState};
@@ -21,6 +22,19 @@ use whittle_core::{Embedded, NodeId, Tree};
 pub(crate) const NESTED_BUDGET: usize = 64 << 20;
 /// The most bytes one nested stream decodes to.
 pub(crate) const MAX_NESTED_DECODE: usize = 16 << 20;
+/// All the nested streams of a document decode to at most this many times the file's size
+/// (and at least [`NESTED_FLOOR`]): a script or XML packet is not a thousand times its file,
+/// but a decompression bomb is, and decoding one up to [`MAX_NESTED_DECODE`] took seconds.
+pub(crate) const NESTED_FACTOR: usize = 64;
+/// The budget of a small file: see [`NESTED_FACTOR`].
+pub(crate) const NESTED_FLOOR: usize = 256 << 10;
+
+/// The most bytes all the nested streams of a file of `len` bytes decode to together:
+/// [`NESTED_FACTOR`] times its size, at least [`NESTED_FLOOR`], at most [`NESTED_BUDGET`].
+pub(crate) fn budget(len: usize) -> usize {
+    len.saturating_mul(NESTED_FACTOR)
+        .clamp(NESTED_FLOOR, NESTED_BUDGET)
+}
 
 /// What a stream or string holds.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -41,7 +55,8 @@ impl Holds {
 /// The leaves holding JavaScript or XML, with their decoded contents.
 pub(crate) fn embedded(tree: &Tree, state: &PdfState) -> Vec<Embedded> {
     let (js, xfa) = targets(tree, state);
-    let mut budget = NESTED_BUDGET;
+    let total = budget(state.input.len());
+    let mut budget = total;
     let mut out = Vec::new();
     for n in tree.nodes() {
         let node = state.node(n);
@@ -87,7 +102,7 @@ pub(crate) fn embedded(tree: &Tree, state: &PdfState) -> Vec<Embedded> {
                     (Holds::Xml, Some(None)) => format!("XFA stream {} {} obj", id.0, id.1),
                     (Holds::Xml, None) => format!("XML stream {} {} obj", id.0, id.1),
                 };
-                let content = decode(state, id, &mut budget).and_then(|c| match holds {
+                let content = decode(state, id, total, &mut budget).and_then(|c| match holds {
                     Holds::JavaScript => script(c),
                     Holds::Xml => Ok(c),
                 });
@@ -195,12 +210,30 @@ fn script(text: Vec<u8>) -> Result<Vec<u8>, String> {
     Ok(text)
 }
 
-/// The decoded data of stream `id`, within what is left of the budget.
-fn decode(state: &PdfState, id: ObjectId, budget: &mut usize) -> Result<Vec<u8>, String> {
+/// The decoded data of stream `id`, within what is left (`budget`) of the document's `total`.
+fn decode(
+    state: &PdfState,
+    id: ObjectId,
+    total: usize,
+    budget: &mut usize,
+) -> Result<Vec<u8>, String> {
     let Some(Object::Stream(s)) = state.originals.get(&id) else {
         return Err("not a stream".into());
     };
     let limit = MAX_NESTED_DECODE.min(*budget);
+    // Which bound it is, for the diagnostic.
+    let bound = if limit == MAX_NESTED_DECODE {
+        "the most for one nested stream".to_string()
+    } else {
+        format!(
+            "the most left for nested streams, of {} KiB for this file ({NESTED_FACTOR} times \
+             its size, at least {} KiB, at most {} MiB)",
+            total >> 10,
+            NESTED_FLOOR >> 10,
+            NESTED_BUDGET >> 20
+        )
+    };
+    let over = || format!("decodes to more than {} KiB, {bound}", limit >> 10);
     // lopdf decodes damaged Flate data leniently (what it can, or nothing); such a stream is
     // kept as it is, since a reader may see it otherwise.
     if s.filters()
@@ -215,20 +248,11 @@ fn decode(state: &PdfState, id: ObjectId, budget: &mut usize) -> Result<Vec<u8>,
             .map_err(|e| match e {
                 lopdf::Error::Decompress(lopdf::DecompressError::MemoryLimitExceeded {
                     ..
-                }) => {
-                    format!(
-                        "decodes to more than {} KiB, the most left for nested streams (a \
-                     decompression bomb?)",
-                        limit >> 10
-                    )
-                }
+                }) => format!("{} (a decompression bomb?)", over()),
                 e => format!("its filters do not decode: {e}"),
             })?
     } else if s.content.len() > limit {
-        return Err(format!(
-            "more than {} KiB, the most left for nested streams",
-            limit >> 10
-        ));
+        return Err(format!("more than {} KiB, {bound}", limit >> 10));
     } else {
         s.content.clone()
     };

@@ -7,7 +7,13 @@ use crate::layout::{Layout, Place};
 /// The layout of a file, read as the format reads it.
 fn layout_of(bytes: &[u8]) -> Layout {
     let doc = lopdf::Document::load_mem(bytes).expect("loads");
-    Layout::read(bytes, &doc.reference_table.entries, &doc.objects, 1 << 20)
+    Layout::read(
+        bytes,
+        &doc.reference_table.entries,
+        &doc.objects,
+        1 << 20,
+        doc.encryption_state.is_some(),
+    )
 }
 
 /// The stored bytes of every object of `bytes` at the top level (object streams included, as
@@ -236,4 +242,55 @@ fn objects_are_written_in_the_order_of_their_numbers_copied_or_fresh() {
         rewrite(&again) == once,
         "the rewrite of the rewrite is the same bytes"
     );
+}
+
+/// The `pdf` fuzzer's `fuzz/regressions/pdf/objstm-member-cut-short`: `object-streams.pdf` with
+/// one byte of its object stream's Flate data changed, which garbles the stream's offsets so
+/// that object 14 starts, they say, inside object 13 (the URI action). lopdf reads 13 whole from
+/// its start; the rewrite copied 13's bytes only up to 14's start, a dictionary that does not
+/// read, so the rewritten document referenced a missing object and its rewrite lost the
+/// reference: rewriting the rewrite changed the tree.
+#[test]
+fn an_object_stream_member_cut_short_by_the_next_offset_is_written_afresh() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fuzz/regressions/pdf/objstm-member-cut-short");
+    let data = std::fs::read(file).expect("the regression file");
+    // The first 4 bytes are the fuzzer's control bytes.
+    let doc = parse(&data[4..]);
+    let once = rewrite(&doc);
+    let again = parse(&once);
+    let t = &again.tree;
+    assert!(
+        t.nodes()
+            .any(|n| t.text(n) == b"(http://example.invalid/x)".as_slice()),
+        "the URI action is in the rewritten document:\n{}",
+        t.dump()
+    );
+    assert_eq!(rewrite(&again), once, "the rewrite is a fixpoint");
+}
+
+/// The `pdf` fuzzer's `fuzz/regressions/pdf/rebuilt-xref-other-copy`: a damaged
+/// `object-streams.pdf` with a second, unreadable object 11 (`<</Type/ R>>`) outside its object
+/// stream. lopdf rebuilt the cross-reference data, which points at that copy, but kept the
+/// AcroForm dictionary of the object stream as object 11; the rewrite copied the bytes the
+/// cross-reference data points at, so the rewritten document lost the AcroForm.
+#[test]
+fn an_object_whose_stored_bytes_are_another_copy_is_written_afresh() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fuzz/regressions/pdf/rebuilt-xref-other-copy");
+    let data = std::fs::read(file).expect("the regression file");
+    let doc = parse(&data[4..]);
+    assert!(
+        has_path(&doc.tree, "Root/AcroForm/DR"),
+        "{}",
+        doc.tree.dump()
+    );
+    let once = rewrite(&doc);
+    let again = parse(&once);
+    assert!(
+        has_path(&again.tree, "Root/AcroForm/DR"),
+        "{}",
+        again.tree.dump()
+    );
+    assert_eq!(rewrite(&again), once, "the rewrite is a fixpoint");
 }

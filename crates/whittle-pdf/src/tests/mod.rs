@@ -322,6 +322,29 @@ fn damaged_files_are_repaired_with_a_diagnostic() {
     assert!(!has_path(&t, "Info"));
 }
 
+/// The `pdf` fuzzer spent 180 ms per execution on `hostile-bomb-objstm.pdf` (2.7 KiB), whose
+/// object stream was decoded up to 64 MiB on every load (the bound for a file with one object
+/// stream); now a stream decodes to at most 1024 times the file's size while loading.
+#[test]
+fn an_object_stream_decodes_to_at_most_a_multiple_of_the_files_size() {
+    use crate::load::{SIZE_FACTOR, SIZE_FLOOR, stream_limit};
+    let bomb = fixture("hostile-bomb-objstm.pdf");
+    assert_eq!(stream_limit(&bomb), bomb.len() * SIZE_FACTOR);
+    let Err(e) = Pdf.parse(&bomb) else {
+        panic!("the bomb parses")
+    };
+    let says = format!("decompresses to more than {} KiB", bomb.len());
+    assert!(e.message.contains(&says), "{e}");
+    // Small files get the floor; large ones the bounds of the object streams they declare.
+    assert_eq!(stream_limit(b"%PDF-1.7"), SIZE_FLOOR);
+    let large = vec![b' '; 1 << 20];
+    assert_eq!(stream_limit(&large), 64 << 20);
+    let declared = b"/ObjStm".repeat(1000);
+    let mut large = declared.clone();
+    large.resize(1 << 20, b' ');
+    assert_eq!(stream_limit(&large), 4 << 20);
+}
+
 #[test]
 fn what_is_not_a_document_is_a_clear_parse_error() {
     for (name, says) in [
@@ -550,4 +573,41 @@ fn long_reference_chains_do_not_overflow_the_stack() {
     let again = parse(&out);
     assert_eq!(again.tree.len(), doc.tree.len() - 1);
     assert!(Pdf.outline(&again).contains("Chain"));
+}
+
+/// The gate keeps what it loaded for a parse of the same bytes (`load::gate`): a parse after
+/// the gate, of the same bytes or of others, and one on a thread without a gate, give the same
+/// document, and the verdicts and errors are those of loading afresh.
+#[test]
+fn a_parse_after_the_gate_is_the_parse_without_it() {
+    let alone = |bytes: &[u8]| {
+        std::thread::scope(|s| {
+            s.spawn(|| Pdf.parse(bytes).map(|d| (d.tree.dump(), d.diagnostics)))
+                .join()
+                .expect("no panic")
+        })
+    };
+    let files = [
+        "encrypted-aes256.pdf",
+        "sample.pdf",
+        "damaged-xref-offsets.pdf",
+    ];
+    let mut all: Vec<Vec<u8>> = files.iter().map(|f| fixture(f)).collect();
+    all.push(fixture("damaged-no-root.pdf"));
+    all.push(b"%PDF-1.7 nothing".to_vec());
+    for bytes in &all {
+        let expected = alone(bytes);
+        assert_eq!(Pdf.gate(bytes), expected.is_ok());
+        let got = Pdf.parse(bytes).map(|d| (d.tree.dump(), d.diagnostics));
+        assert_eq!(got, expected);
+        // Taken: the next parse loads again, with the same result.
+        let again = Pdf.parse(bytes).map(|d| (d.tree.dump(), d.diagnostics));
+        assert_eq!(again, expected);
+    }
+    // A gate of other bytes is not taken by this parse.
+    assert!(Pdf.gate(&all[0]));
+    let got = Pdf.parse(&all[1]).map(|d| (d.tree.dump(), d.diagnostics));
+    assert_eq!(got, alone(&all[1]));
+    let got = Pdf.parse(&all[0]).map(|d| (d.tree.dump(), d.diagnostics));
+    assert_eq!(got, alone(&all[0]));
 }

@@ -160,9 +160,16 @@ fn a_js_stream_and_string_are_found_wherever_the_reference_is() {
     );
 }
 
+/// An object no reference reaches, `len` bytes of stream data: it makes a test file as large as
+/// one whose budget (`nest::budget`, a multiple of the file's size) is the fixed maximum.
+fn padding(len: usize) -> (String, Option<Vec<u8>>) {
+    ("<<>>".into(), Some(vec![b'%'; len]))
+}
+
 #[test]
 fn bombs_and_undecodable_streams_are_listed_without_content() {
-    let zeros = vec![0u8; crate::nest::MAX_NESTED_DECODE + 1];
+    use crate::nest::{MAX_NESTED_DECODE, NESTED_FACTOR};
+    let zeros = vec![0u8; MAX_NESTED_DECODE + 1];
     let input = document_with(
         "/OpenAction 4 0 R/AA<</WC 5 0 R/WS 6 0 R>>",
         &[
@@ -172,6 +179,8 @@ fn bombs_and_undecodable_streams_are_listed_without_content() {
             ("<</Filter/FlateDecode>>".into(), Some(flate(&zeros))),
             ("<</Filter/FlateDecode>>".into(), Some(b"not zlib".to_vec())),
             ("<</Filter/DCTDecode>>".into(), Some(b"\xff\xd8".to_vec())),
+            // Large enough that the bound of one stream, not the file's size, is over.
+            padding(MAX_NESTED_DECODE / NESTED_FACTOR),
         ],
     );
     let doc = parse(&input);
@@ -179,15 +188,75 @@ fn bombs_and_undecodable_streams_are_listed_without_content() {
     let got = listed(&held);
     assert_eq!(got.len(), 3);
     let err = |i: usize| got[i].2.clone().expect_err("no content");
-    assert!(err(0).contains("decompression bomb"), "{}", err(0));
+    assert_eq!(
+        err(0),
+        "decodes to more than 16384 KiB, the most for one nested stream (a decompression bomb?)"
+    );
     assert!(err(1).contains("do not decode"), "{}", err(1));
     assert!(err(2).contains("do not decode"), "{}", err(2));
 }
 
+/// The fuzzer's hangs (`fuzz/regressions/pdf-nested/nested-bomb-*`): a small file whose script
+/// stream inflates to far more than the file was decoded up to 16 MiB, several times per
+/// candidate, seconds each time. Now a stream decodes to at most 64 times the file's size.
+#[test]
+fn a_small_file_decodes_no_more_than_a_multiple_of_its_size() {
+    use crate::nest::{NESTED_FACTOR, NESTED_FLOOR, budget};
+    assert_eq!(budget(1000), NESTED_FLOOR);
+    assert_eq!(budget(1 << 20), NESTED_FACTOR << 20);
+    assert_eq!(budget(usize::MAX), crate::nest::NESTED_BUDGET);
+    // Blanks: a valid script, 2 MiB of it, in a file of a few KiB.
+    let blanks = vec![b' '; 2 << 20];
+    let z = flate(&blanks);
+    let input = document_with(
+        "/OpenAction 4 0 R",
+        &[
+            ("<</S/JavaScript/JS 5 0 R>>".into(), None),
+            ("<</Filter/FlateDecode>>".into(), Some(z)),
+        ],
+    );
+    assert!(
+        input.len() * NESTED_FACTOR < NESTED_FLOOR,
+        "{}",
+        input.len()
+    );
+    let doc = parse(&input);
+    let held = Pdf.embedded(&doc);
+    let got = listed(&held);
+    assert_eq!(
+        got[0].2.as_ref().map(String::len),
+        Err(
+            &"decodes to more than 256 KiB, the most left for nested streams, of 256 KiB for \
+             this file (64 times its size, at least 256 KiB, at most 64 MiB) (a decompression \
+             bomb?)"
+                .to_string()
+        )
+    );
+    // Within the budget it is nested; a larger file has a larger budget.
+    for (script, pad) in [(NESTED_FLOOR, 0), (2 << 20, (2 << 20) / NESTED_FACTOR)] {
+        let input = document_with(
+            "/OpenAction 4 0 R",
+            &[
+                ("<</S/JavaScript/JS 5 0 R>>".into(), None),
+                (
+                    "<</Filter/FlateDecode>>".into(),
+                    Some(flate(&blanks[..script])),
+                ),
+                padding(pad),
+            ],
+        );
+        let doc = parse(&input);
+        let held = Pdf.embedded(&doc);
+        let got = listed(&held);
+        assert!(got[0].2.as_ref().is_ok_and(|c| c.len() == script), "{pad}");
+    }
+}
+
 #[test]
 fn the_budget_is_shared_by_all_nested_streams() {
-    let chunk = vec![b' '; crate::nest::MAX_NESTED_DECODE - 1];
-    let n = crate::nest::NESTED_BUDGET / chunk.len() + 1;
+    use crate::nest::{MAX_NESTED_DECODE, NESTED_BUDGET, NESTED_FACTOR};
+    let chunk = vec![b' '; MAX_NESTED_DECODE - 1];
+    let n = NESTED_BUDGET / chunk.len() + 1;
     let refs: String = (0..n).map(|i| format!("{} 0 R ", 4 + n + i)).collect();
     let mut more: Vec<(String, Option<Vec<u8>>)> = (0..n)
         .map(|i| (format!("<</S/JavaScript/JS {} 0 R>>", 4 + 2 * n + i), None))
@@ -195,6 +264,8 @@ fn the_budget_is_shared_by_all_nested_streams() {
     more.extend((0..n).map(|i| (format!("<</S/JavaScript/JS {} 0 R>>", 4 + 2 * n + i), None)));
     let z = flate(&chunk);
     more.extend((0..n).map(|_| ("<</Filter/FlateDecode>>".to_string(), Some(z.clone()))));
+    // Large enough that the fixed budget, not the file's size, is over.
+    more.push(padding(NESTED_BUDGET / NESTED_FACTOR));
     let input = document_with(&format!("/Acts[{refs}]"), &more);
     let doc = parse(&input);
     let held = Pdf.embedded(&doc);
@@ -202,7 +273,15 @@ fn the_budget_is_shared_by_all_nested_streams() {
     assert_eq!(got.len(), n);
     let decoded = got.iter().filter(|g| g.2.is_ok()).count();
     assert_eq!(decoded, n - 1, "the last stream is over what is left");
-    assert!(got[n - 1].2.as_ref().is_err_and(|e| e.contains("KiB")));
+    assert!(
+        got[n - 1]
+            .2
+            .as_ref()
+            .is_err_and(|e| e.contains("the most left for nested streams")
+                && e.contains("of 65536 KiB for this file")),
+        "{:?}",
+        got[n - 1].2
+    );
 }
 
 /// The leaf of the embedded document `what`.
