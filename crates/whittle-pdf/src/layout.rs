@@ -43,8 +43,8 @@ impl Layout {
     ///
     /// Object streams are decoded again (at most `limit` bytes each, as loading does) to find the
     /// stored bytes of their objects. The stored bytes of an object must read as the object that
-    /// was loaded (not checked for streams, nor for an object of an `encrypted` file, whose bytes
-    /// are not its decrypted value), else it has no span and is written afresh.
+    /// was loaded (a stream: its dictionary and content; not checked in an `encrypted` file,
+    /// whose bytes are not its decrypted value), else it has no span and is written afresh.
     pub(crate) fn read(
         input: &[u8],
         xref: &BTreeMap<u32, XrefEntry>,
@@ -94,10 +94,11 @@ impl Layout {
                     // lopdf kept another (one in an object stream: the `pdf` fuzzer's
                     // `rebuilt-xref-other-copy`): copying those bytes would write another value.
                     let other = |span: &Range<usize>| {
+                        let bytes = &input[span.clone()];
                         !encrypted
-                            && objects.get(&id).is_some_and(|o| {
-                                !matches!(o, Object::Stream(_))
-                                    && !value(&input[span.clone()]).is_some_and(|v| reads_as(v, o))
+                            && objects.get(&id).is_some_and(|o| match o {
+                                Object::Stream(s) => !stream_reads_as(bytes, s),
+                                _ => !value(bytes).is_some_and(|v| reads_as(v, o)),
                             })
                     };
                     if let Some((span, length)) = object_span(segment, offset, id, &resolve)
@@ -163,6 +164,31 @@ impl Layout {
 fn value(bytes: &[u8]) -> Option<&[u8]> {
     let start = bytes.windows(3).position(|w| w == b"obj")? + 3;
     bytes.get(start..)?.strip_suffix(b"endobj")
+}
+
+/// Whether the stored bytes of a stream object (`N G obj <<…>> stream … endstream endobj`) hold
+/// the stream lopdf loaded: its dictionary, and its content right after the `stream` line. After
+/// a cross-reference rebuild they may be another copy, or bytes lopdf could not read again from
+/// the rewritten file (the `pdf-nested` fuzzer's `stream-copy-does-not-reread`); a dictionary
+/// with `stream` in a string fails this too, and is written afresh, which is always right.
+fn stream_reads_as(bytes: &[u8], stream: &lopdf::Stream) -> bool {
+    let Some(v) = value(bytes) else {
+        return false;
+    };
+    // The keyword after the dictionary: `stream` after `>>` or a blank, and before an end of line
+    // (not `/application#2Foctet-stream` inside it).
+    let keyword = (0..v.len()).find_map(|k| {
+        let rest = v[k..].strip_prefix(b"stream")?;
+        let after_dict = k > 0 && (v[k - 1] == b'>' || v[k - 1].is_ascii_whitespace());
+        let content = (rest.strip_prefix(b"\r\n"))
+            .or_else(|| rest.strip_prefix(b"\n"))
+            .or_else(|| rest.strip_prefix(b"\r"))?;
+        after_dict.then_some((k, content))
+    });
+    keyword.is_some_and(|(k, content)| {
+        content.starts_with(&stream.content)
+            && reads_as(&v[..k], &Object::Dictionary(stream.dict.clone()))
+    })
 }
 
 /// Whether `bytes` alone read as `object`. A member's bytes are taken to end where the next
