@@ -252,11 +252,7 @@ fn objects_are_written_in_the_order_of_their_numbers_copied_or_fresh() {
 /// reference: rewriting the rewrite changed the tree.
 #[test]
 fn an_object_stream_member_cut_short_by_the_next_offset_is_written_afresh() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fuzz/regressions/pdf/objstm-member-cut-short");
-    let data = std::fs::read(file).expect("the regression file");
-    // The first 4 bytes are the fuzzer's control bytes.
-    let doc = parse(&data[4..]);
+    let doc = parse(&regression("objstm-member-cut-short"));
     let once = rewrite(&doc);
     let again = parse(&once);
     let t = &again.tree;
@@ -276,10 +272,7 @@ fn an_object_stream_member_cut_short_by_the_next_offset_is_written_afresh() {
 /// cross-reference data points at, so the rewritten document lost the AcroForm.
 #[test]
 fn an_object_whose_stored_bytes_are_another_copy_is_written_afresh() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fuzz/regressions/pdf/rebuilt-xref-other-copy");
-    let data = std::fs::read(file).expect("the regression file");
-    let doc = parse(&data[4..]);
+    let doc = parse(&regression("rebuilt-xref-other-copy"));
     assert!(
         has_path(&doc.tree, "Root/AcroForm/DR"),
         "{}",
@@ -302,12 +295,18 @@ fn an_object_whose_stored_bytes_are_another_copy_is_written_afresh() {
 /// again: rewriting the rewritten document changed its tree.
 #[test]
 fn a_stream_whose_stored_bytes_are_not_the_loaded_stream_is_written_afresh() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fuzz/regressions/pdf/stream-copy-does-not-reread");
-    let data = std::fs::read(file).expect("the regression file");
-    let once = rewrite(&parse(&data[4..]));
+    let once = rewrite(&parse(&regression("stream-copy-does-not-reread")));
     let again = parse(&once);
     let twice = rewrite(&again);
     assert_eq!(parse(&twice).tree.dump(), again.tree.dump());
     assert_eq!(twice, once, "the rewrite is a fixpoint");
+}
+
+/// The document of the `pdf` fuzzer's regression file `name` (past its 4 control bytes).
+fn regression(name: &str) -> Vec<u8> {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fuzz/regressions/pdf")
+        .join(name);
+    let data = std::fs::read(file).expect("the regression file");
+    data[4..].to_vec()
 }
