@@ -221,19 +221,21 @@ fn decode(
         return Err("not a stream".into());
     };
     let limit = MAX_NESTED_DECODE.min(*budget);
-    // Which bound it is, for the diagnostic.
-    let bound = if limit == MAX_NESTED_DECODE {
-        "the most for one nested stream".to_string()
-    } else {
-        format!(
-            "the most left for nested streams, of {} KiB for this file ({NESTED_FACTOR} times \
-             its size, at least {} KiB, at most {} MiB)",
-            total >> 10,
-            NESTED_FLOOR >> 10,
-            NESTED_BUDGET >> 20
-        )
+    // Which bound it is, for the diagnostic (made only when one is hit).
+    let bound = || {
+        if limit == MAX_NESTED_DECODE {
+            "the most for one nested stream".to_string()
+        } else {
+            format!(
+                "the most left for nested streams, of {} KiB for this file ({NESTED_FACTOR} \
+                 times its size, at least {} KiB, at most {} MiB)",
+                total >> 10,
+                NESTED_FLOOR >> 10,
+                NESTED_BUDGET >> 20
+            )
+        }
     };
-    let over = || format!("decodes to more than {} KiB, {bound}", limit >> 10);
+    let over = || format!("decodes to more than {} KiB, {}", limit >> 10, bound());
     // lopdf decodes damaged Flate data leniently (what it can, or nothing); such a stream is
     // kept as it is, since a reader may see it otherwise.
     if s.filters()
@@ -252,7 +254,7 @@ fn decode(
                 e => format!("its filters do not decode: {e}"),
             })?
     } else if s.content.len() > limit {
-        return Err(format!("more than {} KiB, {bound}", limit >> 10));
+        return Err(format!("more than {} KiB, {}", limit >> 10, bound()));
     } else {
         s.content.clone()
     };
