@@ -15,7 +15,7 @@ pub(crate) struct Cli {
 #[derive(Subcommand)]
 pub(crate) enum Command {
     /// Reduce INPUT while the test command exits with status 0.
-    Reduce(ReduceArgs),
+    Reduce(Box<ReduceArgs>),
     /// Print the labeled tree of a file, as the reducer sees it.
     Tree(TreeArgs),
     /// List the formats this build knows.
@@ -55,6 +55,11 @@ pub(crate) struct ReduceArgs {
     /// by the candidate's path; without `{}` the path is appended.
     #[arg(long, short = 't', value_name = "CMD")]
     pub(crate) test: String,
+    /// The test is a command that crashes (a compiler invocation): a candidate is interesting
+    /// when the command's output (standard output and error together) holds TEXT, whatever its
+    /// exit status. Repeat for several texts, which must all be there. See `docs/c.md`.
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) expect: Vec<String>,
     /// Where to write the result [default: INPUT with `.reduced` before the extension; with
     /// --generator, the generated input of the best trace, INPUT's stem + `.reduced.out`].
     #[arg(long, short = 'o')]

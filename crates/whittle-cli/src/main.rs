@@ -6,6 +6,7 @@
 //! to exit statuses (here).
 
 mod args;
+mod expect;
 mod formats;
 mod generator;
 mod log;
@@ -61,7 +62,7 @@ fn main() -> ExitCode {
     }
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Reduce(args) => reduce::reduce(args),
+        Command::Reduce(args) => reduce::reduce(*args),
         Command::Tree(args) => formats::tree(args),
         Command::Formats => formats::list(),
         Command::Learn(args) => formats::learn(args),

@@ -43,6 +43,7 @@ pub(crate) fn reduce(args: ReduceArgs) -> Result<ExitCode> {
 
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let test = whittle_core::absolutize_command(&args.test, &cwd);
+    let test = crate::expect::with_expectations(&test, &args.expect);
     let timeout = match args.timeout {
         Some(seconds) => Timeout::Fixed(Duration::from_secs_f64(seconds)),
         None => Timeout::Adaptive(Adaptive::default()),
@@ -229,6 +230,7 @@ fn finish(
             input: &args.input,
             output,
             test: &args.test,
+            expect: &args.expect,
             timeout_seconds: args.timeout,
             rules: rules_source,
             generator: generator_report.as_ref(),

@@ -13,6 +13,9 @@ pub(crate) struct CliReport<'a> {
     pub(crate) input: &'a Path,
     pub(crate) output: &'a Path,
     pub(crate) test: &'a str,
+    /// `--expect` texts the test's output had to hold (none: the exit status decided).
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    pub(crate) expect: &'a [String],
     /// `--timeout`, if given (the policy and the limits it set are in the report's `timeout`).
     pub(crate) timeout_seconds: Option<f64>,
     /// Where the rules came from: a path, the shipped file, or `none`.

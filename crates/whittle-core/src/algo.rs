@@ -111,12 +111,14 @@ fn run_tree(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError
     Ok(())
 }
 
-/// [`Algorithm::Auto`]: the tree moves first (they remove the most bytes per test), then the
+/// [`Algorithm::Auto`]: the format's list moves first ([`crate::ListMove`]: C's declarations),
+/// then the tree moves (they remove the most bytes per test), then the
 /// tidy rendering, then hoisting (a node replaced by a deeper descendant of its kind; the tree
 /// moves again if one was kept), then the moves below the tree; the tree moves again whenever
 /// those changed anything. Last, for an input the format's gate rejects, the byte-level tail.
 fn run_auto(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
     loop {
+        crate::lists::reduce_lists(r)?;
         r.set_phase("tree");
         run_tree(r, Algorithm::GtrStar)?;
         r.set_phase("tidy");

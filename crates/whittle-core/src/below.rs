@@ -24,7 +24,7 @@ fn render(r: &Reducer<'_>, s: &Splices, out: &mut Vec<u8>) {
 
 /// Whether the format renders the current document's splices: the rendering of none is the
 /// current file (not so for a document whose tree is over a re-encoded text, say).
-fn renders_splices(r: &Reducer<'_>) -> bool {
+pub(crate) fn renders_splices(r: &Reducer<'_>) -> bool {
     let mut out = Vec::with_capacity(r.best().len());
     render(r, &Splices::default(), &mut out);
     out == r.best()

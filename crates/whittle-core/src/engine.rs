@@ -141,7 +141,12 @@ impl<'a> Reducer<'a> {
             return Err(ReduceError::RoundTrip(format.name()));
         }
         let gate_available = options.gate && format.has_gate();
-        let gate = gate_available && format.gate(input);
+        let allowance = if gate_available {
+            format.gate_allowance(input)
+        } else {
+            None
+        };
+        let gate = allowance.is_some();
         let compiled = (options.rules.as_ref())
             .map(|r| r.compile(&doc.tree).with_splices(format.splices_lists()));
         let jobs = options.jobs.max(1);
@@ -153,6 +158,7 @@ impl<'a> Reducer<'a> {
                 stop,
                 retest_timeouts(oracle, jobs),
                 doc.tree.len(),
+                allowance.unwrap_or(0),
             )),
             pool: None,
             jobs,

@@ -138,6 +138,49 @@ pub trait Format: Send + Sync {
         let _ = bytes;
         true
     }
+
+    /// How many defects the gate may find in a candidate, given the input: `None` if the input
+    /// fails the gate, which then switches itself off (a parser bug must still be reducible).
+    /// The default is a yes-or-no gate: no defect allowed when the input passes. A format whose
+    /// gate counts defects (C and C++: the grammar's error nodes) allows as many as the input has,
+    /// so that inputs the grammar does not fully read are still gated.
+    fn gate_allowance(&self, input: &[u8]) -> Option<usize> {
+        self.gate(input).then_some(0)
+    }
+
+    /// The gate with the allowance [`Format::gate_allowance`] gave: whether a candidate has no
+    /// more defects than that. The default is [`Format::gate`].
+    fn gate_within(&self, bytes: &[u8], allowance: usize) -> bool {
+        let _ = allowance;
+        self.gate(bytes)
+    }
+
+    /// The format's own moves below the tree that rewrite lists of places at once (C's
+    /// declarations: definitions to prototypes, unused declarations deleted), run by the
+    /// default pipeline before the tree moves; empty by default. See [`ListMove`].
+    fn list_moves(&self) -> &'static [ListMove] {
+        &[]
+    }
+}
+
+/// A move of a format's own over a list of rewrites of the current document's source, tested
+/// like the renamings: all of them at once first, then ddmin over them, so that a batch of
+/// independent rewrites costs a few tests. Rewrites may overlap only where both delete (then
+/// they delete the union, see [`Splices::union`]). Counted in `tests_by_move` under `name`.
+#[derive(Clone, Copy)]
+pub struct ListMove {
+    /// The name the move's tests are counted under.
+    pub name: &'static str,
+    /// The rewrites over a document, in the order ddmin splits them.
+    pub changes: fn(&Document) -> Vec<Splices>,
+}
+
+impl std::fmt::Debug for ListMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ListMove")
+            .field("name", &self.name)
+            .finish()
+    }
 }
 
 /// A leaf that holds a document of another format (see [`Format::embedded`]).

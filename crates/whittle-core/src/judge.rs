@@ -37,6 +37,8 @@ pub(crate) struct Judge<'a> {
     pub(crate) observers: Mutex<Vec<Box<dyn Observer + 'a>>>,
     /// Nodes of the current tree, for `Tested::nodes`.
     pub(crate) nodes: AtomicUsize,
+    /// The defects the gate lets through ([`Format::gate_allowance`] of the input).
+    gate_allowance: usize,
 }
 
 impl<'a> Judge<'a> {
@@ -46,8 +48,10 @@ impl<'a> Judge<'a> {
         stop: &'a AtomicBool,
         retest_timeouts: bool,
         nodes: usize,
+        gate_allowance: usize,
     ) -> Judge<'a> {
         Judge {
+            gate_allowance,
             format,
             oracle,
             stop,
@@ -134,7 +138,7 @@ impl<'a> Judge<'a> {
         if let Some(v) = self.cached(key) {
             return Ok(v);
         }
-        if gate && !self.format.gate(bytes) {
+        if gate && !self.format.gate_within(bytes, self.gate_allowance) {
             bump(&self.counters.gate_rejections);
             self.remember(key, false);
             return Ok(Verdict::Boring);

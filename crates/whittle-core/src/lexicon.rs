@@ -89,14 +89,25 @@ impl Splices {
         true
     }
 
-    /// All the splices of several sets that do not overlap each other.
+    /// All the splices of several sets that do not overlap each other, except that deletions
+    /// (splices to no bytes) may overlap: they delete the union of their ranges (a declaration
+    /// deleted with its uses, where two declarations share a use).
     pub fn union<'s>(parts: impl IntoIterator<Item = &'s Splices>) -> Splices {
         let mut all: Vec<(Range<usize>, Vec<u8>)> = parts
             .into_iter()
             .flat_map(|s| s.0.iter().cloned())
             .collect();
         all.sort_by_key(|(r, _)| (r.start, r.end));
-        Splices(all)
+        let mut merged: Vec<(Range<usize>, Vec<u8>)> = Vec::with_capacity(all.len());
+        for (range, bytes) in all {
+            match merged.last_mut() {
+                Some((last, b)) if b.is_empty() && bytes.is_empty() && range.start < last.end => {
+                    last.end = last.end.max(range.end);
+                }
+                _ => merged.push((range, bytes)),
+            }
+        }
+        Splices(merged)
     }
 
     /// The splices, in order: each byte range of the source with its new bytes.

@@ -45,6 +45,8 @@ pub fn formats() -> Vec<&'static dyn Format> {
         &whittle_xml::Xml,
         &whittle_python::Python,
         &whittle_javascript::JavaScript,
+        &whittle_c::C,
+        &whittle_c::CPP,
         &PDF,
         &whittle_trace::Trace,
         &whittle_lines::Lines,

@@ -1,0 +1,399 @@
+//! The list moves over declarations (`docs/c.md`, "Declarations first"): what C-Reduce's and
+//! C-Vise's first passes do, without a compiler front end. Names are matched by their text over
+//! the whole file, which is what a reference count over tree-sitter's identifiers can know; a
+//! candidate that is wrong about a name fails to compile, and the test rejects it.
+//!
+//! - `body-to-decl`: a function definition becomes its prototype (`int f(int x) {…}` →
+//!   `int f(int x);`).
+//! - `unused-decl`: every declaration whose names nothing outside it names (functions,
+//!   variables, typedefs, struct, union, enum and class types, fields, enumerators, macros,
+//!   namespaces, templates), outermost first.
+//! - `decl-with-uses`: a declaration deleted together with every statement or declaration that
+//!   names it, one candidate per top-level declaration.
+
+use std::collections::HashMap;
+use std::ops::Range;
+use whittle_core::{Document, ListMove, NodeId, Splices, Tree};
+
+/// The declaration moves, in the order the default pipeline runs them.
+pub(crate) const MOVES: [ListMove; 3] = [
+    ListMove {
+        name: "body-to-decl",
+        changes: bodies_to_prototypes,
+    },
+    ListMove {
+        name: "unused-decl",
+        changes: unused_declarations,
+    },
+    ListMove {
+        name: "decl-with-uses",
+        changes: declarations_with_uses,
+    },
+];
+
+/// Node kinds whose leaves are names.
+const NAME_KINDS: &[&str] = &[
+    "identifier",
+    "type_identifier",
+    "field_identifier",
+    "namespace_identifier",
+];
+
+/// Leaves whose text is not parsed into names but may name things (a macro's body, what the
+/// grammar could not read): every word in them counts as a use.
+const OPAQUE_KINDS: &[&str] = &["preproc_arg", "ERROR", "preproc_call"];
+
+/// The entry point is never deleted or emptied by these moves: the linker names it.
+const ENTRY: &[u8] = b"main";
+
+/// Every function definition with a body, its body (and a C++ constructor's member initializer
+/// list before it) replaced by `;`.
+fn bodies_to_prototypes(doc: &Document) -> Vec<Splices> {
+    let tree = &doc.tree;
+    let mut out = Vec::new();
+    for n in tree.nodes() {
+        if tree.label(n) != "function_definition" {
+            continue;
+        }
+        let Some(body) = child(tree, n, "body") else {
+            continue;
+        };
+        if tree.label(body) != "compound_statement" {
+            continue;
+        }
+        if declared_names(tree, n)
+            .iter()
+            .any(|&m| tree.text(m) == ENTRY)
+        {
+            continue;
+        }
+        let start = tree
+            .children(n)
+            .iter()
+            .find(|&&c| tree.label(c) == "field_initializer_list")
+            .map_or(tree.span(body).start, |&c| tree.span(c).start);
+        let mut s = Splices::default();
+        s.add(start..tree.span(body).end, b";");
+        out.push(s);
+    }
+    out
+}
+
+/// Every declaration that declares names, none of which is used outside it, deleted; a
+/// declaration inside one already listed is not listed again.
+fn unused_declarations(doc: &Document) -> Vec<Splices> {
+    let tree = &doc.tree;
+    let uses = Uses::of(tree);
+    let mut out = Vec::new();
+    let mut skip_to = 0usize;
+    for n in tree.nodes() {
+        if n.index() < skip_to || !is_declaration(tree, n) {
+            continue;
+        }
+        let names = declared_names(tree, n);
+        if names.is_empty() || names.iter().any(|&m| tree.text(m) == ENTRY) {
+            continue;
+        }
+        let span = tree.span(n);
+        if names.iter().all(|&m| !uses.outside(tree.text(m), &span)) {
+            out.push(deletion(&[span]));
+            skip_to = n.index() + tree.size(n);
+        }
+    }
+    out
+}
+
+/// For every top-level declaration that something uses: the declaration and the statement or
+/// declaration around each use, deleted together.
+fn declarations_with_uses(doc: &Document) -> Vec<Splices> {
+    let tree = &doc.tree;
+    let uses = Uses::of(tree);
+    let mut out = Vec::new();
+    for n in tree.nodes() {
+        if !is_declaration(tree, n) || !is_top_level(tree, n) {
+            continue;
+        }
+        let names = declared_names(tree, n);
+        if names.is_empty() || names.iter().any(|&m| tree.text(m) == ENTRY) {
+            continue;
+        }
+        let span = tree.span(n);
+        let mut ranges = vec![span.clone()];
+        let mut complete = true;
+        for &m in &names {
+            for &(at, leaf) in uses.of_name(tree.text(m)) {
+                if span.contains(&at) {
+                    continue;
+                }
+                match unit_around(tree, leaf) {
+                    Some(u) => ranges.push(tree.span(u)),
+                    None => complete = false,
+                }
+            }
+        }
+        if complete && ranges.len() > 1 {
+            out.push(deletion(&ranges));
+        }
+    }
+    out
+}
+
+/// One candidate deleting every range (overlapping ranges merge).
+fn deletion(ranges: &[Range<usize>]) -> Splices {
+    let parts: Vec<Splices> = ranges
+        .iter()
+        .map(|r| {
+            let mut s = Splices::default();
+            s.add(r.clone(), b"");
+            s
+        })
+        .collect();
+    Splices::union(&parts)
+}
+
+/// The uses of every name: each occurrence of a name leaf that is not the declared name of a
+/// declaration, and each word of an opaque leaf, by text, with its offset and leaf.
+struct Uses<'t> {
+    by_name: HashMap<&'t [u8], Vec<(usize, NodeId)>>,
+}
+
+impl<'t> Uses<'t> {
+    fn of(tree: &'t Tree) -> Uses<'t> {
+        let mut declared = vec![false; tree.len()];
+        for n in tree.nodes() {
+            if is_declaration(tree, n) {
+                for m in declared_names(tree, n) {
+                    declared[m.index()] = true;
+                }
+            }
+        }
+        let mut by_name: HashMap<&[u8], Vec<(usize, NodeId)>> = HashMap::new();
+        for n in tree.nodes() {
+            let label = tree.label(n);
+            if NAME_KINDS.contains(&label) && !declared[n.index()] {
+                by_name
+                    .entry(tree.text(n))
+                    .or_default()
+                    .push((tree.span(n).start, n));
+            } else if OPAQUE_KINDS.contains(&label) && tree.children(n).is_empty() {
+                let start = tree.span(n).start;
+                for (offset, word) in words(tree.text(n)) {
+                    by_name.entry(word).or_default().push((start + offset, n));
+                }
+            }
+        }
+        Uses { by_name }
+    }
+
+    fn of_name(&self, name: &[u8]) -> &[(usize, NodeId)] {
+        self.by_name.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether `name` is used outside `span`.
+    fn outside(&self, name: &[u8], span: &Range<usize>) -> bool {
+        self.of_name(name).iter().any(|(at, _)| !span.contains(at))
+    }
+}
+
+/// The identifier-like words of a text, with their offsets.
+fn words(text: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < text.len() {
+            if is_word(text[i]) && (i == 0 || !is_word(text[i - 1])) {
+                let start = i;
+                while i < text.len() && is_word(text[i]) {
+                    i += 1;
+                }
+                if !text[start].is_ascii_digit() {
+                    return Some((start, &text[start..i]));
+                }
+            } else {
+                i += 1;
+            }
+        }
+        None
+    })
+}
+
+/// Kinds of nodes that declare names.
+fn is_declaration(tree: &Tree, n: NodeId) -> bool {
+    match tree.label(n) {
+        "function_definition"
+        | "declaration"
+        | "field_declaration"
+        | "type_definition"
+        | "enumerator"
+        | "preproc_def"
+        | "preproc_function_def"
+        | "namespace_definition"
+        | "alias_declaration"
+        | "template_declaration"
+        | "concept_definition" => {
+            // A template's declaration is the template's.
+            tree.parent(n)
+                .is_none_or(|p| tree.label(p) != "template_declaration")
+        }
+        // `struct S {…};` on its own.
+        "struct_specifier" | "union_specifier" | "enum_specifier" | "class_specifier" => {
+            child(tree, n, "body").is_some() && tree.parent(n).is_some_and(|p| holds_items(tree, p))
+        }
+        _ => false,
+    }
+}
+
+/// Nodes whose children are declarations: the file, a namespace's or linkage block's body, a
+/// struct's field list.
+fn holds_items(tree: &Tree, n: NodeId) -> bool {
+    matches!(
+        tree.label(n),
+        "translation_unit"
+            | "declaration_list"
+            | "field_declaration_list"
+            | "linkage_specification"
+    )
+}
+
+/// Whether a declaration is at file scope (in the file, a namespace or an `extern "C"` block).
+fn is_top_level(tree: &Tree, n: NodeId) -> bool {
+    tree.parent(n).is_some_and(|p| {
+        matches!(
+            tree.label(p),
+            "translation_unit" | "declaration_list" | "linkage_specification"
+        )
+    })
+}
+
+/// The name leaves a declaration declares: its declarators' names, the tag of a struct, union,
+/// enum or class it defines, an enum's enumerators, a macro's, namespace's or alias's name; for
+/// a template, those of what it declares.
+fn declared_names(tree: &Tree, n: NodeId) -> Vec<NodeId> {
+    let mut out = Vec::new();
+    match tree.label(n) {
+        "enumerator"
+        | "preproc_def"
+        | "preproc_function_def"
+        | "namespace_definition"
+        | "alias_declaration"
+        | "concept_definition" => out.extend(child(tree, n, "name")),
+        "template_declaration" => {
+            for &c in tree.children(n) {
+                if is_declaration_kind(tree.label(c)) {
+                    out.extend(declared_names(tree, c));
+                }
+            }
+        }
+        "struct_specifier" | "union_specifier" | "enum_specifier" | "class_specifier" => {
+            specifier_names(tree, n, &mut out);
+        }
+        _ => {
+            for &c in tree.children(n) {
+                match tree.edge(c) {
+                    "declarator" => out.extend(declarator_name(tree, c)),
+                    "type" => specifier_names(tree, c, &mut out),
+                    _ => {}
+                }
+            }
+        }
+    }
+    out
+}
+
+fn is_declaration_kind(label: &str) -> bool {
+    matches!(
+        label,
+        "function_definition"
+            | "declaration"
+            | "field_declaration"
+            | "type_definition"
+            | "alias_declaration"
+            | "concept_definition"
+            | "struct_specifier"
+            | "union_specifier"
+            | "enum_specifier"
+            | "class_specifier"
+    )
+}
+
+/// The tag of a struct, union, enum or class specifier that has a body, and an enum's
+/// enumerators.
+fn specifier_names(tree: &Tree, n: NodeId, out: &mut Vec<NodeId>) {
+    let label = tree.label(n);
+    if !matches!(
+        label,
+        "struct_specifier" | "union_specifier" | "enum_specifier" | "class_specifier"
+    ) {
+        return;
+    }
+    let Some(body) = child(tree, n, "body") else {
+        return;
+    };
+    out.extend(child(tree, n, "name"));
+    if label == "enum_specifier" {
+        for &e in tree.children(body) {
+            if tree.label(e) == "enumerator" {
+                out.extend(child(tree, e, "name"));
+            }
+        }
+    }
+}
+
+/// The name a declarator declares, found down its `declarator` edges (or the one named child
+/// of a parenthesized, attributed or reference declarator); `None` for an abstract one.
+fn declarator_name(tree: &Tree, mut d: NodeId) -> Option<NodeId> {
+    for _ in 0..64 {
+        match tree.label(d) {
+            "identifier"
+            | "type_identifier"
+            | "field_identifier"
+            | "namespace_identifier"
+            | "operator_name"
+            | "destructor_name" => return Some(d),
+            "qualified_identifier" | "template_function" => d = child(tree, d, "name")?,
+            _ => {
+                d = child(tree, d, "declarator").or_else(|| {
+                    tree.children(d)
+                        .iter()
+                        .copied()
+                        .find(|&c| !matches!(tree.label(c), "attribute_specifier" | "comment"))
+                })?;
+            }
+        }
+    }
+    None
+}
+
+/// The smallest statement, declaration or other unit of a function or file around a name that
+/// can go as a whole: `None` when only the file itself holds it.
+fn unit_around(tree: &Tree, leaf: NodeId) -> Option<NodeId> {
+    let mut n = leaf;
+    loop {
+        let label = tree.label(n);
+        let unit = (label.ends_with("_statement") && label != "compound_statement")
+            || is_declaration_kind(label)
+            || matches!(
+                label,
+                "enumerator"
+                    | "template_declaration"
+                    | "namespace_definition"
+                    | "preproc_def"
+                    | "preproc_function_def"
+                    | "preproc_call"
+                    | "preproc_include"
+                    | "ERROR"
+            );
+        if unit && n != tree.root() {
+            return Some(n);
+        }
+        n = tree.parent(n)?;
+    }
+}
+
+/// The child of `n` on edge `edge`.
+fn child(tree: &Tree, n: NodeId, edge: &str) -> Option<NodeId> {
+    tree.children(n)
+        .iter()
+        .copied()
+        .find(|&c| tree.edge(c) == edge)
+}

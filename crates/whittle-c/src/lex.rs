@@ -1,0 +1,207 @@
+//! The tokens of C and C++ that the moves below the tree rewrite: names, string contents,
+//! numbers, blanks between tokens, and the replacement table (an expression by `0`, a compound
+//! statement by `{}`, a statement by `;`, a type by `int`).
+
+use whittle_treesitter::LexSpec;
+
+/// Where C binds a name: declarators, tags, enumerators, macros, labels.
+const C_BINDINGS: &[(&str, &str)] = &[
+    ("function_declarator", "declarator"),
+    ("init_declarator", "declarator"),
+    ("declaration", "declarator"),
+    ("pointer_declarator", "declarator"),
+    ("array_declarator", "declarator"),
+    ("parenthesized_declarator", "child"),
+    ("attributed_declarator", "child"),
+    ("parameter_declaration", "declarator"),
+    ("field_declaration", "declarator"),
+    ("type_definition", "declarator"),
+    ("struct_specifier", "name"),
+    ("union_specifier", "name"),
+    ("enum_specifier", "name"),
+    ("enumerator", "name"),
+    ("preproc_def", "name"),
+    ("preproc_function_def", "name"),
+    ("preproc_params", "child"),
+    ("labeled_statement", "label"),
+];
+
+/// C++ binds names in the places C does and in classes, namespaces, aliases, templates and
+/// references.
+const CPP_BINDINGS: &[(&str, &str)] = &[
+    ("function_declarator", "declarator"),
+    ("init_declarator", "declarator"),
+    ("declaration", "declarator"),
+    ("pointer_declarator", "declarator"),
+    ("array_declarator", "declarator"),
+    ("parenthesized_declarator", "child"),
+    ("attributed_declarator", "child"),
+    ("parameter_declaration", "declarator"),
+    ("field_declaration", "declarator"),
+    ("type_definition", "declarator"),
+    ("struct_specifier", "name"),
+    ("union_specifier", "name"),
+    ("enum_specifier", "name"),
+    ("enumerator", "name"),
+    ("preproc_def", "name"),
+    ("preproc_function_def", "name"),
+    ("preproc_params", "child"),
+    ("labeled_statement", "label"),
+    ("class_specifier", "name"),
+    ("namespace_definition", "name"),
+    ("alias_declaration", "name"),
+    ("reference_declarator", "child"),
+    ("optional_parameter_declaration", "declarator"),
+    ("type_parameter_declaration", "child"),
+    ("optional_type_parameter_declaration", "name"),
+    ("variadic_type_parameter_declaration", "child"),
+    ("concept_definition", "name"),
+];
+
+/// Values that need no parentheses where a name stood.
+const ATOMS: &[&str] = &[
+    "identifier",
+    "call_expression",
+    "subscript_expression",
+    "field_expression",
+    "number_literal",
+    "string_literal",
+    "char_literal",
+    "parenthesized_expression",
+    "true",
+    "false",
+    "null",
+];
+
+/// The replacement table: an expression by `0`, a compound statement by `{}`, a statement by
+/// `;` (where deleting it would leave a clause without its statement), a type by `int`.
+const C_PLACEHOLDERS: &[(&str, &[&str])] = &[
+    ("compound_statement", &["{}"]),
+    ("expression_statement", &[";"]),
+    ("return_statement", &[";"]),
+    ("if_statement", &[";"]),
+    ("for_statement", &[";"]),
+    ("while_statement", &[";"]),
+    ("do_statement", &[";"]),
+    ("switch_statement", &[";"]),
+    ("call_expression", &["0"]),
+    ("binary_expression", &["0"]),
+    ("unary_expression", &["0"]),
+    ("cast_expression", &["0"]),
+    ("conditional_expression", &["0"]),
+    ("parenthesized_expression", &["0"]),
+    ("sizeof_expression", &["0"]),
+    ("alignof_expression", &["0"]),
+    ("pointer_expression", &["0"]),
+    ("subscript_expression", &["0"]),
+    ("field_expression", &["0"]),
+    ("assignment_expression", &["0"]),
+    ("comma_expression", &["0"]),
+    ("update_expression", &["0"]),
+    ("compound_literal_expression", &["0"]),
+    ("extension_expression", &["0"]),
+    ("string_literal", &["0"]),
+    ("concatenated_string", &["0"]),
+    ("initializer_list", &["{}", "0"]),
+    ("primitive_type", &["int"]),
+    ("sized_type_specifier", &["int"]),
+];
+
+/// C's table and C++'s expressions (`new`, lambdas, fold expressions).
+const CPP_PLACEHOLDERS: &[(&str, &[&str])] = &[
+    ("compound_statement", &["{}"]),
+    ("expression_statement", &[";"]),
+    ("return_statement", &[";"]),
+    ("if_statement", &[";"]),
+    ("for_statement", &[";"]),
+    ("for_range_loop", &[";"]),
+    ("while_statement", &[";"]),
+    ("do_statement", &[";"]),
+    ("switch_statement", &[";"]),
+    ("try_statement", &[";"]),
+    ("call_expression", &["0"]),
+    ("binary_expression", &["0"]),
+    ("unary_expression", &["0"]),
+    ("cast_expression", &["0"]),
+    ("conditional_expression", &["0"]),
+    ("parenthesized_expression", &["0"]),
+    ("sizeof_expression", &["0"]),
+    ("alignof_expression", &["0"]),
+    ("pointer_expression", &["0"]),
+    ("subscript_expression", &["0"]),
+    ("field_expression", &["0"]),
+    ("assignment_expression", &["0"]),
+    ("comma_expression", &["0"]),
+    ("update_expression", &["0"]),
+    ("compound_literal_expression", &["0"]),
+    ("new_expression", &["0"]),
+    ("delete_expression", &["0"]),
+    ("lambda_expression", &["0"]),
+    ("fold_expression", &["0"]),
+    ("string_literal", &["0"]),
+    ("concatenated_string", &["0"]),
+    ("initializer_list", &["{}", "0"]),
+    ("primitive_type", &["int"]),
+    ("sized_type_specifier", &["int"]),
+];
+
+/// The keywords of two and three letters (the renamings' fresh names must not be one).
+const RESERVED: &[&str] = &[
+    "do", "if", "or", "and", "asm", "for", "int", "new", "not", "try", "xor",
+];
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
+}
+
+/// C's tokens.
+pub(crate) const C: LexSpec = LexSpec {
+    names: &[
+        "identifier",
+        "type_identifier",
+        "field_identifier",
+        "statement_identifier",
+    ],
+    bindings: C_BINDINGS,
+    projections: &[],
+    strings: &[("string_literal", 1, 1)],
+    comments: &["comment"],
+    numbers: &["number_literal"],
+    definitions: &[],
+    atoms: ATOMS,
+    not_uses: &[],
+    placeholders: C_PLACEHOLDERS,
+    verbatim: &["string_literal", "char_literal", "system_lib_string"],
+    reserved: RESERVED,
+    keep_indentation: false,
+    is_word,
+};
+
+/// C++'s tokens.
+pub(crate) const CPP: LexSpec = LexSpec {
+    names: &[
+        "identifier",
+        "type_identifier",
+        "field_identifier",
+        "statement_identifier",
+        "namespace_identifier",
+    ],
+    bindings: CPP_BINDINGS,
+    projections: &[],
+    strings: &[("string_literal", 1, 1)],
+    comments: &["comment"],
+    numbers: &["number_literal"],
+    definitions: &[],
+    atoms: ATOMS,
+    not_uses: &[],
+    placeholders: CPP_PLACEHOLDERS,
+    verbatim: &[
+        "string_literal",
+        "raw_string_literal",
+        "char_literal",
+        "system_lib_string",
+    ],
+    reserved: RESERVED,
+    keep_indentation: false,
+    is_word,
+};

@@ -1,0 +1,149 @@
+//! The C and C++ formats: tree-sitter-c and tree-sitter-cpp trees (GNU extensions, preprocessor
+//! lines and blocks as nodes, what the grammar cannot read kept as opaque `ERROR` leaves), a
+//! structural validity gate (a candidate may not have more grammar errors than the input), the
+//! moves below the tree of the other code formats, and list moves over declarations: function
+//! bodies to `;`, declarations nothing names deleted in batches, a declaration deleted together
+//! with every statement that names it. See `docs/c.md`.
+
+mod decls;
+mod gate;
+mod lex;
+
+use whittle_core::{Document, Edits, Format, Lexicon, ListMove, ParseError, TokenKind};
+use whittle_treesitter::{LexSpec, Spec};
+
+/// One language of the C family: its grammar, names and tables.
+#[derive(Clone, Copy)]
+pub struct CFamily {
+    name: &'static str,
+    extensions: &'static [&'static str],
+    description: &'static str,
+    language: fn() -> tree_sitter::Language,
+    lex: &'static LexSpec,
+    moves: &'static [ListMove],
+}
+
+impl std::fmt::Debug for CFamily {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CFamily").field("name", &self.name).finish()
+    }
+}
+
+/// C: `.c`, `.h` and preprocessed `.i` files (GNU C as compilers read it).
+pub const C: CFamily = CFamily {
+    name: "c",
+    extensions: &["c", "h", "i"],
+    description: "C (tree-sitter-c; GNU extensions; structural gate; declaration moves)",
+    language: || tree_sitter_c::LANGUAGE.into(),
+    lex: &lex::C,
+    moves: &decls::MOVES,
+};
+
+/// C++: `.cc`, `.cpp`, `.cxx`, `.c++`, headers and preprocessed `.ii` files.
+pub const CPP: CFamily = CFamily {
+    name: "cpp",
+    extensions: &["cc", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "ii"],
+    description: "C++ (tree-sitter-cpp; structural gate; declaration moves)",
+    language: || tree_sitter_cpp::LANGUAGE.into(),
+    lex: &lex::CPP,
+    moves: &decls::MOVES,
+};
+
+impl CFamily {
+    fn spec(&self) -> Spec {
+        Spec {
+            language: (self.language)(),
+            separators: &[","],
+            // Multi-line literals whose lines `tidy` must not touch.
+            protected: &[
+                "string_literal",
+                "raw_string_literal",
+                "concatenated_string",
+            ],
+            reindent: false,
+            block: None,
+            // A string or character literal is a leaf (its content shrinks below the tree, and
+            // deleting an escape could make another one).
+            tokens: &[
+                "string_content",
+                "escape_sequence",
+                "character",
+                "raw_string_content",
+                "raw_string_delimiter",
+                "literal_suffix",
+            ],
+            asi: None,
+        }
+    }
+}
+
+impl Format for CFamily {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        self.extensions
+    }
+
+    fn description(&self) -> &'static str {
+        self.description
+    }
+
+    fn parse(&self, input: &[u8]) -> Result<Document, ParseError> {
+        whittle_treesitter::parse(&self.spec(), input)
+    }
+
+    fn render(&self, doc: &Document, edits: &Edits, out: &mut Vec<u8>) {
+        whittle_treesitter::render(&self.spec(), doc, edits, out);
+    }
+
+    /// Trailing blanks and blank lines, which deletions leave behind, go, and every line is
+    /// indented by one space per enclosing compound statement (multi-line string literals
+    /// are kept as they are).
+    fn tidy(&self, doc: &Document) -> Option<Vec<u8>> {
+        let spec = Spec {
+            reindent: true,
+            block: Some("compound_statement"),
+            ..self.spec()
+        };
+        whittle_treesitter::tidy(&spec, doc)
+    }
+
+    /// The names, literals, numbers, blanks and placeholders of [`lex`]; `main` is never
+    /// renamed (a program's entry point is named by the linker, not by the file).
+    fn lexicon(&self, doc: &Document) -> Option<Lexicon> {
+        let mut lexicon = whittle_treesitter::lexicon(self.lex, doc);
+        let src = doc.tree.source();
+        lexicon.tokens.retain(|t| {
+            !matches!(t.kind, TokenKind::Name { .. }) || &src[t.span.clone()] != b"main"
+        });
+        Some(lexicon)
+    }
+
+    fn list_moves(&self) -> &'static [ListMove] {
+        self.moves
+    }
+
+    fn has_gate(&self) -> bool {
+        true
+    }
+
+    /// Whether tree-sitter reads the candidate without any error or missing token.
+    fn gate(&self, bytes: &[u8]) -> bool {
+        gate::defects(&(self.language)(), bytes) == 0
+    }
+
+    /// The input's own errors: preprocessed libstdc++ has constructs the grammar does not read,
+    /// so a candidate may have as many as the input, never more.
+    fn gate_allowance(&self, input: &[u8]) -> Option<usize> {
+        Some(gate::defects(&(self.language)(), input))
+    }
+
+    fn gate_within(&self, bytes: &[u8], allowance: usize) -> bool {
+        gate::defects(&(self.language)(), bytes) <= allowance
+    }
+}
+
+#[cfg(test)]
+mod tests;

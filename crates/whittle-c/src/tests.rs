@@ -1,0 +1,188 @@
+use super::*;
+use whittle_core::{Splices, Tree};
+
+fn fixture(name: &str) -> Vec<u8> {
+    let path = format!("{}/../../fixtures/c/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn round_trip(format: &CFamily, input: &[u8]) -> Document {
+    let doc = format.parse(input).expect("parses");
+    let mut out = Vec::new();
+    format.render(&doc, &Edits::new(), &mut out);
+    assert_eq!(out, input, "round trip");
+    doc
+}
+
+fn labels(tree: &Tree) -> Vec<&str> {
+    tree.nodes().map(|n| tree.label(n)).collect()
+}
+
+/// The rewrites of the list move `name` over `src`, each rendered on its own.
+fn list(format: &CFamily, name: &str, src: &str) -> Vec<String> {
+    let doc = format.parse(src.as_bytes()).expect("parses");
+    let m = format
+        .list_moves()
+        .iter()
+        .find(|m| m.name == name)
+        .expect("a move of that name");
+    (m.changes)(&doc)
+        .iter()
+        .map(|s| {
+            let mut out = Vec::new();
+            s.render(src.as_bytes(), &mut out);
+            String::from_utf8(out).expect("utf-8")
+        })
+        .collect()
+}
+
+/// Every rewrite of the list move `name` applied at once.
+fn all_of(format: &CFamily, name: &str, src: &str) -> String {
+    let doc = format.parse(src.as_bytes()).expect("parses");
+    let m = format.list_moves().iter().find(|m| m.name == name).unwrap();
+    let changes = (m.changes)(&doc);
+    let mut out = Vec::new();
+    Splices::union(&changes).render(src.as_bytes(), &mut out);
+    String::from_utf8(out).expect("utf-8")
+}
+
+#[test]
+fn unpreprocessed_files_keep_their_preprocessor_lines_as_nodes() {
+    let input = fixture("unpreprocessed.c");
+    let doc = round_trip(&C, &input);
+    assert!(doc.diagnostics.is_empty(), "{:?}", doc.diagnostics);
+    let kinds = labels(&doc.tree);
+    for kind in [
+        "preproc_include",
+        "preproc_function_def",
+        "preproc_def",
+        "preproc_if",
+        "preproc_elif",
+        "preproc_else",
+        "preproc_ifdef",
+        "comment",
+        "function_definition",
+    ] {
+        assert!(kinds.contains(&kind), "no {kind} in {kinds:?}");
+    }
+    assert_eq!(gate::defects(&(C.language)(), &input), 0);
+}
+
+#[test]
+fn preprocessed_gnu_c_reads_without_errors() {
+    let input = fixture("gnu.i");
+    let doc = round_trip(&C, &input);
+    assert!(doc.diagnostics.is_empty(), "{:?}", doc.diagnostics);
+    let kinds = labels(&doc.tree);
+    // Line markers, `__extension__`, attributes, statement expressions, `__typeof__`, asm.
+    for kind in [
+        "preproc_call",
+        "attribute_specifier",
+        "compound_statement",
+        "gnu_asm_expression",
+        "macro_type_specifier",
+    ] {
+        assert!(kinds.contains(&kind), "no {kind} in {kinds:?}");
+    }
+    assert!(C.gate(&input));
+}
+
+#[test]
+fn cpp_reads_templates_classes_namespaces_and_lambdas() {
+    let input = fixture("sample.cpp");
+    let doc = round_trip(&CPP, &input);
+    assert!(doc.diagnostics.is_empty(), "{:?}", doc.diagnostics);
+    let kinds = labels(&doc.tree);
+    for kind in [
+        "template_declaration",
+        "namespace_definition",
+        "class_specifier",
+        "lambda_expression",
+        "field_initializer_list",
+        "alias_declaration",
+    ] {
+        assert!(kinds.contains(&kind), "no {kind} in {kinds:?}");
+    }
+    assert!(CPP.gate(&input));
+    // C's grammar does not read it.
+    assert!(gate::defects(&(C.language)(), &input) > 0);
+}
+
+#[test]
+fn the_gate_allows_the_inputs_own_errors_and_no_more() {
+    let input = b"int f(void) { return 1 +; }\nint g;\n";
+    let allowance = C
+        .gate_allowance(input)
+        .expect("a counting gate never switches off");
+    assert_eq!(allowance, 1);
+    assert!(!C.gate(input));
+    // The broken function without its error, and the same with a second error.
+    assert!(C.gate_within(b"int f(void) { return 1; }\nint g;\n", allowance));
+    assert!(C.gate_within(b"int f(void) { return 1 +; }\n", allowance));
+    assert!(!C.gate_within(b"int f(void) { return 1 +; }\nint g\n", allowance));
+    assert!(!C.gate_within(b"int f(void) { return 1 +; }\nint g = ;\n", allowance));
+}
+
+#[test]
+fn function_bodies_become_prototypes_except_mains() {
+    let src = "struct S { int a; };\nint used(int x) { return x + 1; }\nint main(void) { return used(2); }\n";
+    assert_eq!(
+        list(&C, "body-to-decl", src),
+        ["struct S { int a; };\nint used(int x) ;\nint main(void) { return used(2); }\n"]
+    );
+    // A constructor's member initializers go with its body.
+    let src = "struct P { int x; P(int a) : x(a) { x++; } };";
+    assert_eq!(
+        list(&CPP, "body-to-decl", src),
+        ["struct P { int x; P(int a) ; };"]
+    );
+}
+
+#[test]
+fn unused_declarations_are_listed_outermost_first() {
+    // Worked out by hand: `T` and `unused_var` are named nowhere else; `S` is (in main), but its
+    // field `b` is not; `helper` calls itself only; `used` and `main` stay.
+    let src = "typedef int T;\n\
+               struct S { int a; int b; };\n\
+               static int unused_var;\n\
+               static int helper(int n) { return n ? helper(n - 1) : 0; }\n\
+               int used(int x) { return x + 1; }\n\
+               int main(void) { struct S s; s.a = 1; return used(s.a); }\n";
+    assert_eq!(
+        all_of(&C, "unused-decl", src),
+        "\n\
+         struct S { int a;  };\n\
+         \n\
+         \n\
+         int used(int x) { return x + 1; }\n\
+         int main(void) { struct S s; s.a = 1; return used(s.a); }\n"
+    );
+    assert_eq!(list(&C, "unused-decl", src).len(), 4);
+    // A prototype and its definition are one function: both are unused together.
+    let src = "int f(int);\nint f(int a) { return a; }\nint main(void) { return 0; }\n";
+    assert_eq!(
+        all_of(&C, "unused-decl", src),
+        "\n\nint main(void) { return 0; }\n"
+    );
+    // A name in a macro's body is a use.
+    let src = "int g(void);\n#define CALL g()\nint main(void) { return CALL; }\n";
+    assert_eq!(list(&C, "unused-decl", src), Vec::<String>::new());
+}
+
+#[test]
+fn a_declaration_goes_with_every_statement_that_names_it() {
+    let src = "typedef int T;\n\
+               T f(void);\n\
+               int g(void) { int y = 2; T x = 0; return y; }\n\
+               int main(void) { return g(); }\n";
+    let lists = list(&C, "decl-with-uses", src);
+    // `T` with its prototype and the local `x`; `g` with its call's statement in main; `f`
+    // has no use and `main` is never listed.
+    assert_eq!(
+        lists,
+        [
+            "\n\nint g(void) { int y = 2;  return y; }\nint main(void) { return g(); }\n",
+            "typedef int T;\nT f(void);\n\nint main(void) {  }\n",
+        ]
+    );
+}
