@@ -18,6 +18,8 @@ pub(crate) enum Other {
     Lithium,
     ShrinkRay,
     Treereduce,
+    #[serde(rename = "treereduce-c")]
+    TreereduceC,
 }
 
 /// How a reducer is installed.
@@ -59,13 +61,14 @@ pub(crate) enum Calls {
 }
 
 impl Other {
-    pub(crate) const ALL: [Other; 6] = [
+    pub(crate) const ALL: [Other; 7] = [
         Other::CReduce,
         Other::CVise,
         Other::Picire,
         Other::Lithium,
         Other::ShrinkRay,
         Other::Treereduce,
+        Other::TreereduceC,
     ];
 
     /// The id of `--reducer` and of the tables.
@@ -77,6 +80,7 @@ impl Other {
             Other::Lithium => "lithium",
             Other::ShrinkRay => "shrinkray",
             Other::Treereduce => "treereduce",
+            Other::TreereduceC => "treereduce-c",
         }
     }
 
@@ -93,6 +97,7 @@ impl Other {
             Other::Lithium => "lithium",
             Other::ShrinkRay => "Shrink Ray",
             Other::Treereduce => "treereduce",
+            Other::TreereduceC => "treereduce-c",
         }
     }
 
@@ -132,14 +137,21 @@ impl Other {
                 version: "0.4.1",
                 program: "treereduce-javascript",
             },
+            Other::TreereduceC => Install::Cargo {
+                krate: "treereduce-c",
+                version: "0.4.1",
+                program: "treereduce-c",
+            },
         }
     }
 
-    /// The formats (`--lang` of the case) it can reduce: treereduce is installed only for
-    /// JavaScript (its Python and XML front ends are not published as programs).
+    /// The formats (`--lang` of the case) it can reduce: treereduce is installed for
+    /// JavaScript and C (its Python and XML front ends are not published as programs; its C
+    /// one reads C only).
     pub(crate) fn handles(self, lang: &str) -> bool {
         match self {
             Other::Treereduce => lang == "javascript",
+            Other::TreereduceC => lang == "c",
             _ => true,
         }
     }
@@ -148,13 +160,19 @@ impl Other {
     pub(crate) fn about(self) -> &'static str {
         match self {
             Other::CReduce => {
-                "`--not-c`: its language-independent passes (lines, tokens, balanced brackets)"
+                "full C mode (`clang_delta`) on C and C++ cases; elsewhere `--not-c`: its \
+                 language-independent passes (lines, tokens, balanced brackets)"
             }
-            Other::CVise => "`--not-c`: C-Reduce's passes reimplemented in Python",
+            Other::CVise => {
+                "full C mode (`clang_delta`) on C and C++ cases; elsewhere `--not-c`: C-Reduce's \
+                 passes reimplemented in Python"
+            }
             Other::Picire => "ddmin over lines (`-a line`), content cache, parallel at `-j 2`",
             Other::Lithium => "ddmin-like chunk removal over lines, sequential",
             Other::ShrinkRay => "many generic passes (no LLM: no model is reachable here)",
-            Other::Treereduce => "tree-sitter-based deletion and hoisting over the syntax tree",
+            Other::Treereduce | Other::TreereduceC => {
+                "tree-sitter-based deletion and hoisting over the syntax tree"
+            }
         }
     }
 
@@ -162,7 +180,7 @@ impl Other {
         match self {
             Other::CReduce | Other::CVise => Calls::FileInCwd,
             Other::Picire | Other::ShrinkRay => Calls::PathArgument,
-            Other::Lithium | Other::Treereduce => Calls::Direct,
+            Other::Lithium | Other::Treereduce | Other::TreereduceC => Calls::Direct,
         }
     }
 
@@ -181,10 +199,11 @@ impl Other {
         }
         match self {
             Other::CReduce | Other::CVise => {
-                push(
-                    &mut a,
-                    &["--not-c", "--n", &j, "--tidy", "--timeout", &timeout],
-                );
+                // Full C mode (clang_delta's passes) where the input is C or C++.
+                if !is_c_family(job.lang) {
+                    a.push("--not-c".into());
+                }
+                push(&mut a, &["--n", &j, "--tidy", "--timeout", &timeout]);
                 a.push(job.test_script.into());
                 a.push(job.file_name.into());
             }
@@ -223,7 +242,7 @@ impl Other {
                 a.push(job.test_script.into());
                 a.push(job.work_file.into());
             }
-            Other::Treereduce => {
+            Other::Treereduce | Other::TreereduceC => {
                 a.push("-s".into());
                 a.push(job.work_file.into());
                 a.push("-o".into());
@@ -271,7 +290,9 @@ impl Other {
                     || job.dir.join("picire-out").join(job.file_name),
                     |p| PathBuf::from(p.trim()),
                 ),
-            Other::Treereduce => job.dir.join(format!("out-{}", job.file_name)),
+            Other::Treereduce | Other::TreereduceC => {
+                job.dir.join(format!("out-{}", job.file_name))
+            }
         }
     }
 
@@ -289,7 +310,9 @@ impl Other {
                 .any(|l| l.trim().starts_with("Output saved to ")),
             Other::Lithium => log.lines().any(|l| l.trim().starts_with("Final size:")),
             Other::ShrinkRay => log.lines().any(|l| l.trim() == "Reduction completed!"),
-            Other::Treereduce => log.lines().any(|l| l.contains("Total time:")),
+            Other::Treereduce | Other::TreereduceC => {
+                log.lines().any(|l| l.contains("Total time:"))
+            }
         }
     }
 
@@ -333,6 +356,13 @@ pub(crate) struct Job<'a> {
     pub(crate) jobs: usize,
     /// The reducer's own timeout of one test, where it has one.
     pub(crate) test_timeout_seconds: u64,
+    /// The case's format (`--lang`): C-Reduce and C-Vise run in full C mode on `c` and `cpp`.
+    pub(crate) lang: &'a str,
+}
+
+/// Whether a case's format is C or C++, which C-Reduce's and C-Vise's C passes read.
+pub(crate) fn is_c_family(lang: &str) -> bool {
+    matches!(lang, "c" | "cpp")
 }
 
 impl Job<'_> {

@@ -315,6 +315,7 @@ pub(crate) fn reduce_other(
         oracle_args: &case.oracle.args,
         jobs,
         test_timeout_seconds: case.test_timeout(),
+        lang: &case.lang,
     };
     if let Some(text) = other.test_script(&job) {
         std::fs::write(&test_script, text)?;

@@ -10,7 +10,7 @@ pub(crate) fn counts_tokens(lang: &str) -> bool {
 
 /// The number of lexical tokens of `bytes` in the format `lang`, the measure of the reduction
 /// papers that count tokens (Perses, treereduce): for Python and JavaScript the leaves of the
-/// tree-sitter grammar's concrete tree (identifiers, literals, keywords, punctuation; comments
+/// tree-sitter grammar's concrete tree (for C and C++ too; identifiers, literals, keywords, punctuation; comments
 /// count as one token each), for the other text formats the words (maximal runs of ASCII
 /// letters, digits and `_`, and of non-ASCII bytes) and each other byte that is not white space.
 /// `None` for PDF ([`counts_tokens`]) and when a grammar cannot be loaded.
@@ -21,6 +21,8 @@ pub(crate) fn tokens(lang: &str, bytes: &[u8]) -> Option<u64> {
     let language: tree_sitter::Language = match lang {
         "python" => tree_sitter_python::LANGUAGE.into(),
         "javascript" => tree_sitter_javascript::LANGUAGE.into(),
+        "c" => tree_sitter_c::LANGUAGE.into(),
+        "cpp" => tree_sitter_cpp::LANGUAGE.into(),
         _ => return Some(lexical_tokens(bytes)),
     };
     let mut parser = tree_sitter::Parser::new();
@@ -73,6 +75,8 @@ pub(crate) fn tree_nodes(lang: &str, bytes: &[u8]) -> Option<u64> {
         "xml" => &whittle_xml::Xml,
         "python" => &whittle_python::Python,
         "javascript" => &whittle_javascript::JavaScript,
+        "c" => &whittle_c::C,
+        "cpp" => &whittle_c::CPP,
         "pdf" => &whittle_pdf::Pdf,
         _ => return None,
     };

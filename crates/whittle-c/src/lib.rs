@@ -111,13 +111,29 @@ impl Format for CFamily {
     }
 
     /// The names, literals, numbers, blanks and placeholders of [`lex`]; `main` is never
-    /// renamed (a program's entry point is named by the linker, not by the file).
+    /// renamed (a program's entry point is named by the linker, not by the file). In a file
+    /// without `#include` (preprocessed, or self-contained), every name that does not begin
+    /// with `__` is the file's own, also where tree-sitter does not see it bound: it reads an
+    /// implicit-int declaration such as `*p;` or `f(c) {…}` as a statement or a type, which
+    /// compilers accept in GNU C. Names beginning with `__` belong to the implementation
+    /// (builtins, attribute names), and are renamed only where the file binds them.
     fn lexicon(&self, doc: &Document) -> Option<Lexicon> {
         let mut lexicon = whittle_treesitter::lexicon(self.lex, doc);
-        let src = doc.tree.source();
+        let tree = &doc.tree;
+        let src = tree.source();
         lexicon.tokens.retain(|t| {
             !matches!(t.kind, TokenKind::Name { .. }) || &src[t.span.clone()] != b"main"
         });
+        let self_contained = !tree.nodes().any(|n| tree.label(n) == "preproc_include");
+        if self_contained {
+            for t in &mut lexicon.tokens {
+                if let TokenKind::Name { bound, .. } = &mut t.kind
+                    && !src[t.span.clone()].starts_with(b"__")
+                {
+                    *bound = true;
+                }
+            }
+        }
         Some(lexicon)
     }
 

@@ -186,3 +186,29 @@ fn a_declaration_goes_with_every_statement_that_names_it() {
         ]
     );
 }
+
+/// The renamings' names: the texts of the name tokens some occurrence of which is bound.
+fn renamable(format: &CFamily, src: &str) -> Vec<String> {
+    let doc = format.parse(src.as_bytes()).expect("parses");
+    let lex = format.lexicon(&doc).expect("a lexicon");
+    let mut names: Vec<String> = lex
+        .tokens
+        .iter()
+        .filter(|t| matches!(t.kind, TokenKind::Name { bound: true, .. }))
+        .map(|t| src[t.span.clone()].to_string())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+#[test]
+fn a_self_contained_file_owns_its_names_but_main_and_the_implementations() {
+    // GNU C's implicit int: tree-sitter reads `*q;` as a statement and `h(c)` as a type and a
+    // parenthesized declarator, so neither `q` nor `h` is bound in its reading.
+    let src = "int *a() __attribute__((__alloc_size__(1)));\n*q;\nh(c) { q = a(1); return __builtin_object_size(q, 0); }\nint main(void) { return 0; }\n";
+    assert_eq!(renamable(&C, src), ["a", "c", "h", "q"]);
+    // With an #include, only what the file binds: `puts` is the library's.
+    let src = "#include <stdio.h>\nstatic int v;\nint main(void) { puts(\"x\"); return v; }\n";
+    assert_eq!(renamable(&C, src), ["v"]);
+}

@@ -15,6 +15,7 @@ fn job<'a>(dir: &'a Path, work: &'a Path, script: &'a Path, jobs: usize) -> Job<
         oracle_args: Box::leak(Box::new(["a b".to_string(), "c".to_string()])),
         jobs,
         test_timeout_seconds: 120,
+        lang: "python",
     }
 }
 
@@ -49,6 +50,15 @@ fn each_other_reducer_gets_its_command_line_and_test_script() {
         strings(Other::CVise.args(&j))[0..3],
         ["--not-c", "--n", "2"]
     );
+    // On C and C++ inputs they run their C passes (clang_delta).
+    for lang in ["c", "cpp"] {
+        let c = Job { lang, ..j.clone() };
+        for other in [Other::CReduce, Other::CVise] {
+            assert_eq!(strings(other.args(&c))[0..2], ["--n", "2"], "{lang}");
+        }
+    }
+    assert!(Other::TreereduceC.handles("c") && !Other::TreereduceC.handles("cpp"));
+    assert!(!Other::Treereduce.handles("c"));
     assert_eq!(
         strings(Other::Picire.args(&j)),
         [
