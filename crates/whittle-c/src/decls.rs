@@ -3,11 +3,13 @@
 //! the whole file, which is what a reference count over tree-sitter's identifiers can know; a
 //! candidate that is wrong about a name fails to compile, and the test rejects it.
 //!
-//! - `body-to-decl`: a function definition becomes its prototype (`int f(int x) {…}` →
-//!   `int f(int x);`).
 //! - `unused-decl`: every declaration whose names nothing outside it names (functions,
 //!   variables, typedefs, struct, union, enum and class types, fields, enumerators, macros,
 //!   namespaces, templates), outermost first.
+//! - `body-to-decl`: a function definition becomes its prototype (`int f(int x) {…}` →
+//!   `int f(int x);`), except where C++ needs the body wherever the function is used: a
+//!   `constexpr` or `consteval` function (constant evaluation) and one whose return type is
+//!   deduced (`auto`, `decltype(auto)`).
 //! - `decl-with-uses`: a declaration deleted together with every statement or declaration that
 //!   names it, one candidate per top-level declaration.
 
@@ -17,13 +19,15 @@ use whittle_core::{Document, ListMove, NodeId, Splices, Tree};
 
 /// The declaration moves, in the order the default pipeline runs them.
 pub(crate) const MOVES: [ListMove; 3] = [
-    ListMove {
-        name: "body-to-decl",
-        changes: bodies_to_prototypes,
-    },
+    // Unused declarations first: a body made a prototype is a test wasted on a function that
+    // nothing calls.
     ListMove {
         name: "unused-decl",
         changes: unused_declarations,
+    },
+    ListMove {
+        name: "body-to-decl",
+        changes: bodies_to_prototypes,
     },
     ListMove {
         name: "decl-with-uses",
@@ -64,6 +68,7 @@ fn bodies_to_prototypes(doc: &Document) -> Vec<Splices> {
         if declared_names(tree, n)
             .iter()
             .any(|&m| tree.text(m) == ENTRY)
+            || needs_its_body(tree, n)
         {
             continue;
         }
@@ -79,6 +84,18 @@ fn bodies_to_prototypes(doc: &Document) -> Vec<Splices> {
     out
 }
 
+/// Whether C++ needs a function's body wherever it is used: for constant evaluation
+/// (`constexpr`, `consteval`) or to deduce its return type (`auto`, `decltype(auto)`).
+fn needs_its_body(tree: &Tree, n: NodeId) -> bool {
+    tree.children(n).iter().any(|&c| match tree.label(c) {
+        "type_qualifier" | "storage_class_specifier" => {
+            matches!(tree.text(c), b"constexpr" | b"consteval")
+        }
+        "placeholder_type_specifier" => true,
+        _ => false,
+    })
+}
+
 /// Every declaration that declares names, none of which is used outside it, deleted; a
 /// declaration inside one already listed is not listed again.
 fn unused_declarations(doc: &Document) -> Vec<Splices> {
@@ -91,7 +108,7 @@ fn unused_declarations(doc: &Document) -> Vec<Splices> {
             continue;
         }
         let names = declared_names(tree, n);
-        if names.is_empty() || names.iter().any(|&m| tree.text(m) == ENTRY) {
+        if names.is_empty() || names.iter().any(|&m| used_implicitly(tree, m)) {
             continue;
         }
         let span = tree.span(n);
@@ -101,6 +118,16 @@ fn unused_declarations(doc: &Document) -> Vec<Splices> {
         }
     }
     out
+}
+
+/// Whether a declared name is used where no identifier names it: the entry point (named by the
+/// linker), C++ operators (`a == b` calls `operator==`), conversions and destructors.
+fn used_implicitly(tree: &Tree, name: NodeId) -> bool {
+    tree.text(name) == ENTRY
+        || matches!(
+            tree.label(name),
+            "operator_name" | "operator_cast" | "destructor_name"
+        )
 }
 
 /// For every top-level declaration that something uses: the declaration and the statement or
@@ -114,7 +141,7 @@ fn declarations_with_uses(doc: &Document) -> Vec<Splices> {
             continue;
         }
         let names = declared_names(tree, n);
-        if names.is_empty() || names.iter().any(|&m| tree.text(m) == ENTRY) {
+        if names.is_empty() || names.iter().any(|&m| used_implicitly(tree, m)) {
             continue;
         }
         let span = tree.span(n);
@@ -329,7 +356,11 @@ fn specifier_names(tree: &Tree, n: NodeId, out: &mut Vec<NodeId>) {
     let Some(body) = child(tree, n, "body") else {
         return;
     };
-    out.extend(child(tree, n, "name"));
+    // A specialization (`struct hash<int> {…}`) is named by its template's name.
+    out.extend(child(tree, n, "name").map(|m| match tree.label(m) {
+        "template_type" => child(tree, m, "name").unwrap_or(m),
+        _ => m,
+    }));
     if label == "enum_specifier" {
         for &e in tree.children(body) {
             if tree.label(e) == "enumerator" {
@@ -349,6 +380,7 @@ fn declarator_name(tree: &Tree, mut d: NodeId) -> Option<NodeId> {
             | "field_identifier"
             | "namespace_identifier"
             | "operator_name"
+            | "operator_cast"
             | "destructor_name" => return Some(d),
             "qualified_identifier" | "template_function" => d = child(tree, d, "name")?,
             _ => {

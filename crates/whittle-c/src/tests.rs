@@ -136,6 +136,15 @@ fn function_bodies_become_prototypes_except_mains() {
         list(&CPP, "body-to-decl", src),
         ["struct P { int x; P(int a) ; };"]
     );
+    // C++ needs the bodies of constexpr functions and of those whose return type is deduced.
+    let src = "template <class T> constexpr T sq(T x) { return x * x; }\n\
+               auto f() { return 1; }\n\
+               static consteval int h(int a) { return a; }\n\
+               inline int g() { return 2; }\n";
+    assert_eq!(
+        list(&CPP, "body-to-decl", src),
+        [src.replace("inline int g() { return 2; }", "inline int g() ;")]
+    );
 }
 
 #[test]
@@ -163,6 +172,16 @@ fn unused_declarations_are_listed_outermost_first() {
     assert_eq!(
         all_of(&C, "unused-decl", src),
         "\n\nint main(void) { return 0; }\n"
+    );
+    // C++: operators, conversions and destructors are used where no name says so; a
+    // specialization is named by its template (used by `h`).
+    let src = "struct A { bool operator==(const A &) const; operator bool() const; ~A(); int unused; };\n\
+               template <class T> struct H { T v; };\n\
+               template <> struct H<int> { int v; };\n\
+               int main() { A a; H<int> h; return (a == a) + h.v; }\n";
+    assert_eq!(
+        all_of(&CPP, "unused-decl", src),
+        src.replace("int unused;", "")
     );
     // A name in a macro's body is a use.
     let src = "int g(void);\n#define CALL g()\nint main(void) { return CALL; }\n";

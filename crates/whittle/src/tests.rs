@@ -49,6 +49,7 @@ fn only_pdf_rewrites_an_untouched_input() {
         "xml",
         "python",
         "javascript",
+        "c",
         "pdf",
         "generators/graph",
         "generators/password",
@@ -87,4 +88,74 @@ fn only_pdf_rewrites_an_untouched_input() {
     for name in ["xml", "python", "javascript", "pdf", "trace"] {
         assert!(checked.get(name).is_some_and(|&n| n > 0), "{checked:?}");
     }
+}
+
+/// `--algorithm hdd` on C is ddmin over the levels of tree-sitter-c's tree (HDD, Alg. 1 of the
+/// HDD paper), each level taken from the tree as re-parsed after the level before. The test
+/// calls below are worked out by hand (ddmin splits `c[i*len/n..(i+1)*len/n]`, tries subsets
+/// only at n = 2, and a candidate whose bytes were tested before is a cache hit):
+///
+/// ```text
+/// translation_unit                                   level 0: deleting it gives "" (a hit)
+///   declaration A "int a;"                           level 1: [A, B, M]
+///   declaration B "int b;"
+///   function_definition M                            level 2: [int, a, int, D, C] of A and M
+///     primitive_type "int", function_declarator D "main(void)", compound_statement C
+/// ```
+///
+/// Level 1, n = 2: keep {A}, keep {B, M}; n = 3: without B is interesting. {A, M}: without A,
+/// without M. Level 2, n = 2: keep {int, a} is "int a;" (a hit), keep {int, D, C}; n = 4:
+/// without `int`, without `a`, without main's `int` (interesting); [int, a, D, C], n = 3:
+/// without `int`, without `a`, without {D, C} (a hit); n = 4: without D (interesting);
+/// [int, a, C], n = 3: without `int`, without `a`. The file is now "int a; { return a; }",
+/// re-parsed: its level 3 is the `a` of `return a;`. Then the tidy rendering.
+#[test]
+fn hdd_on_c_is_ddmin_over_the_levels_of_the_c_tree() {
+    use std::sync::Mutex;
+    let input = b"int a;\nint b;\nint main(void) { return a; }\n";
+    let seen = Mutex::new(Vec::<String>::new());
+    let test = |bytes: &[u8]| {
+        let text = String::from_utf8_lossy(bytes).into_owned();
+        let interesting = text.contains("int a;") && text.contains("return a;");
+        // Blanks as one space: where a deletion leaves its blanks is the renderer's business.
+        let words: Vec<&str> = text.split_whitespace().collect();
+        seen.lock().unwrap().push(words.join(" "));
+        interesting
+    };
+    let reduced = Reduction::new(&whittle_c::C, &test, input)
+        .algorithm(Algorithm::Hdd)
+        .jobs(1)
+        .run()
+        .expect("the input is interesting");
+    assert_eq!(
+        seen.into_inner().unwrap(),
+        [
+            "int a; int b; int main(void) { return a; }",
+            "",
+            // Level 1.
+            "int a;",
+            "int b; int main(void) { return a; }",
+            "int a; int main(void) { return a; }",
+            "int main(void) { return a; }",
+            "int a;",
+            // Level 2.
+            "; int main(void) { return a; }",
+            "a; int main(void) { return a; }",
+            "int ; int main(void) { return a; }",
+            "int a; main(void) { return a; }",
+            "a; main(void) { return a; }",
+            "int ; main(void) { return a; }",
+            "int a; { return a; }",
+            "a; { return a; }",
+            "int ; { return a; }",
+            // Level 3 of the re-parsed tree.
+            "int a; { return ; }",
+            // The tidy rendering.
+            "int a; { return a; }",
+        ]
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&reduced.best),
+        "int a;\n { return a; }\n"
+    );
 }
