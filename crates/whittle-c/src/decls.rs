@@ -24,14 +24,20 @@ pub(crate) const MOVES: [ListMove; 3] = [
     ListMove {
         name: "unused-decl",
         changes: unused_declarations,
+        after_tree: false,
     },
     ListMove {
         name: "body-to-decl",
         changes: bodies_to_prototypes,
+        after_tree: false,
     },
+    // After the tree moves: on a large file the list has an item per declaration, most of them
+    // needed, and ddmin over it costs a few tests per item; once the tree moves have shrunk the
+    // file it is short, and each item saves the tests of deleting its uses one by one.
     ListMove {
         name: "decl-with-uses",
         changes: declarations_with_uses,
+        after_tree: true,
     },
 ];
 
@@ -69,7 +75,16 @@ fn bodies_to_prototypes(doc: &Document) -> Vec<Splices> {
             .iter()
             .any(|&m| tree.text(m) == ENTRY)
             || needs_its_body(tree, n)
+            || misread(tree, n)
         {
+            continue;
+        }
+        let mut s = Splices::default();
+        if defines_a_member_out_of_class(tree, n) {
+            // `void A::f() {…}` cannot become a prototype outside its class, where the class
+            // declares it already: the definition goes (with its `template<…>`).
+            s.add(deletion_span(tree, n), b"");
+            out.push(s);
             continue;
         }
         let start = tree
@@ -77,11 +92,19 @@ fn bodies_to_prototypes(doc: &Document) -> Vec<Splices> {
             .iter()
             .find(|&&c| tree.label(c) == "field_initializer_list")
             .map_or(tree.span(body).start, |&c| tree.span(c).start);
-        let mut s = Splices::default();
         s.add(start..tree.span(body).end, b";");
         out.push(s);
     }
     out
+}
+
+/// Whether a function definition's declarator names a member of a class or namespace
+/// (`A::f`), which is declared in it.
+fn defines_a_member_out_of_class(tree: &Tree, n: NodeId) -> bool {
+    let Some(d) = child(tree, n, "declarator") else {
+        return false;
+    };
+    declarator_chain(tree, d).any(|d| tree.label(d) == "qualified_identifier")
 }
 
 /// Whether C++ needs a function's body wherever it is used: for constant evaluation
@@ -104,20 +127,30 @@ fn unused_declarations(doc: &Document) -> Vec<Splices> {
     let mut out = Vec::new();
     let mut skip_to = 0usize;
     for n in tree.nodes() {
-        if n.index() < skip_to || !is_declaration(tree, n) {
+        if n.index() < skip_to || !is_declaration(tree, n) || is_data_member(tree, n) {
             continue;
         }
         let names = declared_names(tree, n);
         if names.is_empty() || names.iter().any(|&m| used_implicitly(tree, m)) {
             continue;
         }
-        let span = tree.span(n);
+        let span = deletion_span(tree, n);
         if names.iter().all(|&m| !uses.outside(tree.text(m), &span)) {
             out.push(deletion(&[span]));
             skip_to = n.index() + tree.size(n);
         }
     }
     out
+}
+
+/// Whether a declaration is a struct's or class's data member: those stay, since an aggregate
+/// initializer (`{0, 0, 1}`) fills the members by position, naming none of them.
+fn is_data_member(tree: &Tree, n: NodeId) -> bool {
+    tree.label(n) == "field_declaration"
+        && !tree.children(n).iter().any(|&c| {
+            tree.edge(c) == "declarator"
+                && declarator_chain(tree, c).any(|d| tree.label(d) == "function_declarator")
+        })
 }
 
 /// Whether a declared name is used where no identifier names it: the entry point (named by the
@@ -144,7 +177,7 @@ fn declarations_with_uses(doc: &Document) -> Vec<Splices> {
         if names.is_empty() || names.iter().any(|&m| used_implicitly(tree, m)) {
             continue;
         }
-        let span = tree.span(n);
+        let span = deletion_span(tree, n);
         let mut ranges = vec![span.clone()];
         let mut complete = true;
         for &m in &names {
@@ -163,6 +196,132 @@ fn declarations_with_uses(doc: &Document) -> Vec<Splices> {
         }
     }
     out
+}
+
+/// What deleting a declaration deletes: the declaration, with the `extern "C"` before it where
+/// that applies to it alone (`extern "C++" inline void f() {…}`).
+fn deletion_span(tree: &Tree, n: NodeId) -> Range<usize> {
+    if tree.label(n) == "enumerator" {
+        // An enumerator takes its comma with it.
+        return with_comma(tree.source(), tree.span(n));
+    }
+    match tree.parent(n) {
+        Some(p) if tree.label(p) == "linkage_specification" && tree.edge(n) == "body" => {
+            tree.span(p)
+        }
+        // A template's declaration goes with its `template<…>` (a member template of a class
+        // template defined outside it has two).
+        Some(p) if tree.label(p) == "template_declaration" => deletion_span(tree, p),
+        _ => tree.span(n),
+    }
+}
+
+/// `span` with the comma after it (and the blanks before that comma), or else the comma before
+/// it: what a list element takes with it when it goes.
+fn with_comma(src: &[u8], span: Range<usize>) -> Range<usize> {
+    let after = span.end
+        + src[span.end..]
+            .iter()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count();
+    if src.get(after) == Some(&b',') {
+        return span.start..after + 1;
+    }
+    let before = src[..span.start]
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_whitespace())
+        .count();
+    match span.start.checked_sub(before + 1) {
+        Some(comma) if src[comma] == b',' => comma..span.end,
+        _ => span,
+    }
+}
+
+/// Words C and C++ reserve: a declaration that declares one, or whose type is one, is
+/// tree-sitter's recovery from something it could not read (`do {…} while (0);` after an
+/// attribute it does not know read as a function `do` and a prototype of `while`), and is not
+/// listed.
+const KEYWORDS: &[&[u8]] = &[
+    b"auto",
+    b"break",
+    b"case",
+    b"catch",
+    b"class",
+    b"const",
+    b"continue",
+    b"default",
+    b"delete",
+    b"do",
+    b"else",
+    b"enum",
+    b"extern",
+    b"for",
+    b"friend",
+    b"goto",
+    b"if",
+    b"inline",
+    b"namespace",
+    b"new",
+    b"operator",
+    b"private",
+    b"protected",
+    b"public",
+    b"return",
+    b"sizeof",
+    b"static",
+    b"struct",
+    b"switch",
+    b"template",
+    b"this",
+    b"throw",
+    b"try",
+    b"typedef",
+    b"typename",
+    b"union",
+    b"using",
+    b"virtual",
+    b"void",
+    b"volatile",
+    b"while",
+    b"true",
+    b"false",
+    b"typeof",
+    b"__typeof",
+    b"__typeof__",
+    b"decltype",
+    b"__attribute__",
+    b"__attribute",
+    b"__extension__",
+    b"asm",
+    b"__asm",
+    b"__asm__",
+    b"alignof",
+    b"_Alignof",
+    b"__alignof__",
+    b"static_assert",
+    b"_Static_assert",
+    b"noexcept",
+    b"constexpr",
+    b"consteval",
+    b"register",
+    b"restrict",
+    b"__restrict",
+    b"_Generic",
+];
+
+/// Whether a name leaf of a declaration's own parts (its type and declarators, not a body) is a
+/// keyword: then tree-sitter misread it.
+fn misread(tree: &Tree, n: NodeId) -> bool {
+    tree.children(n)
+        .iter()
+        .filter(|&&c| tree.edge(c) != "body")
+        .any(|&c| {
+            tree.nodes()
+                .skip(c.index())
+                .take(tree.size(c))
+                .any(|m| NAME_KINDS.contains(&tree.label(m)) && KEYWORDS.contains(&tree.text(m)))
+        })
 }
 
 /// One candidate deleting every range (overlapping ranges merge).
@@ -244,9 +403,15 @@ fn words(text: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
     })
 }
 
-/// Kinds of nodes that declare names.
+/// Kinds of nodes that declare names (and are not tree-sitter's misreadings, [`misread`]).
 fn is_declaration(tree: &Tree, n: NodeId) -> bool {
+    is_declaration_node(tree, n) && !misread(tree, n)
+}
+
+fn is_declaration_node(tree: &Tree, n: NodeId) -> bool {
     match tree.label(n) {
+        // Not a namespace: its name is used by every qualified name in it, and an inline or
+        // anonymous one by none (its declarations are listed one by one instead).
         "function_definition"
         | "declaration"
         | "field_declaration"
@@ -254,13 +419,14 @@ fn is_declaration(tree: &Tree, n: NodeId) -> bool {
         | "enumerator"
         | "preproc_def"
         | "preproc_function_def"
-        | "namespace_definition"
         | "alias_declaration"
         | "template_declaration"
         | "concept_definition" => {
-            // A template's declaration is the template's.
-            tree.parent(n)
-                .is_none_or(|p| tree.label(p) != "template_declaration")
+            // A template's declaration is the template's; a friend declaration grants access
+            // to what is declared elsewhere.
+            tree.parent(n).is_none_or(|p| {
+                !matches!(tree.label(p), "template_declaration" | "friend_declaration")
+            })
         }
         // `struct S {…};` on its own.
         "struct_specifier" | "union_specifier" | "enum_specifier" | "class_specifier" => {
@@ -370,30 +536,43 @@ fn specifier_names(tree: &Tree, n: NodeId, out: &mut Vec<NodeId>) {
     }
 }
 
-/// The name a declarator declares, found down its `declarator` edges (or the one named child
-/// of a parenthesized, attributed or reference declarator); `None` for an abstract one.
-fn declarator_name(tree: &Tree, mut d: NodeId) -> Option<NodeId> {
-    for _ in 0..64 {
-        match tree.label(d) {
-            "identifier"
-            | "type_identifier"
-            | "field_identifier"
-            | "namespace_identifier"
-            | "operator_name"
-            | "operator_cast"
-            | "destructor_name" => return Some(d),
-            "qualified_identifier" | "template_function" => d = child(tree, d, "name")?,
-            _ => {
-                d = child(tree, d, "declarator").or_else(|| {
-                    tree.children(d)
-                        .iter()
-                        .copied()
-                        .find(|&c| !matches!(tree.label(c), "attribute_specifier" | "comment"))
-                })?;
-            }
-        }
+/// The name a declarator declares: the end of its [`declarator_chain`], if that is a name;
+/// `None` for an abstract one.
+fn declarator_name(tree: &Tree, d: NodeId) -> Option<NodeId> {
+    let last = declarator_chain(tree, d).last()?;
+    match tree.label(last) {
+        "identifier"
+        | "type_identifier"
+        | "field_identifier"
+        | "namespace_identifier"
+        | "operator_name"
+        | "operator_cast"
+        | "destructor_name" => Some(last),
+        _ => None,
     }
-    None
+}
+
+/// A declarator and the declarators inside it, outside in: down `declarator` edges, or to the
+/// one named child of a parenthesized, attributed or reference declarator; a qualified name
+/// (`A::f`) or a template function's name (`f<int>`) ends in the name. At most 64 steps.
+fn declarator_chain(tree: &Tree, d: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+    std::iter::successors(Some(d), move |&d| match tree.label(d) {
+        "identifier"
+        | "type_identifier"
+        | "field_identifier"
+        | "namespace_identifier"
+        | "operator_name"
+        | "operator_cast"
+        | "destructor_name" => None,
+        "qualified_identifier" | "template_function" => child(tree, d, "name"),
+        _ => child(tree, d, "declarator").or_else(|| {
+            tree.children(d)
+                .iter()
+                .copied()
+                .find(|&c| !matches!(tree.label(c), "attribute_specifier" | "comment"))
+        }),
+    })
+    .take(64)
 }
 
 /// The smallest statement, declaration or other unit of a function or file around a name that

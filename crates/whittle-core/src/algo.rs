@@ -112,15 +112,19 @@ fn run_tree(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError
 }
 
 /// [`Algorithm::Auto`]: the format's list moves first ([`crate::ListMove`]: C's declarations),
-/// then the tree moves (they remove the most bytes per test), then the
+/// then the tree moves (they remove the most bytes per test), the format's list moves that
+/// come after them (the tree moves again if one changed something), then the
 /// tidy rendering, then hoisting (a node replaced by a deeper descendant of its kind; the tree
 /// moves again if one was kept), then the moves below the tree; the tree moves again whenever
 /// those changed anything. Last, for an input the format's gate rejects, the byte-level tail.
 fn run_auto(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
     loop {
-        crate::lists::reduce_lists(r)?;
+        crate::lists::reduce_lists(r, false)?;
         r.set_phase("tree");
         run_tree(r, Algorithm::GtrStar)?;
+        if crate::lists::reduce_lists(r, true)? {
+            continue;
+        }
         r.set_phase("tidy");
         r.tidy()?;
         r.set_phase("hoist");

@@ -157,7 +157,8 @@ pub trait Format: Send + Sync {
 
     /// The format's own moves below the tree that rewrite lists of places at once (C's
     /// declarations: definitions to prototypes, unused declarations deleted), run by the
-    /// default pipeline before the tree moves; empty by default. See [`ListMove`].
+    /// default pipeline before the tree moves (or after them, [`ListMove::after_tree`]); empty
+    /// by default. See [`ListMove`].
     fn list_moves(&self) -> &'static [ListMove] {
         &[]
     }
@@ -173,6 +174,10 @@ pub struct ListMove {
     pub name: &'static str,
     /// The rewrites over a document, in the order ddmin splits them.
     pub changes: fn(&Document) -> Vec<Splices>,
+    /// Whether the move runs after the tree moves rather than before them: a move whose list
+    /// is long on a large input and whose rewrites the tree moves would mostly make anyway (a
+    /// declaration deleted with its uses), cheap once the tree moves have shrunk the file.
+    pub after_tree: bool,
 }
 
 impl std::fmt::Debug for ListMove {

@@ -7,15 +7,16 @@
 use crate::below::{apply_changes, renders_splices};
 use crate::engine::{ReduceError, Reducer};
 
-/// Runs the format's list moves in order, each over the document the one before left, and
-/// again while a round changes something (a function body gone leaves the declarations only
-/// it named unused). Returns whether anything changed.
-pub(crate) fn reduce_lists(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
+/// Runs the format's list moves that run before the tree moves (`after_tree` false) or after
+/// them, in order, each over the document the one before left, and again while a round
+/// changes something (a function body gone leaves the declarations only it named unused).
+/// Returns whether anything changed.
+pub(crate) fn reduce_lists(r: &mut Reducer<'_>, after_tree: bool) -> Result<bool, ReduceError> {
     let moves = r.format().list_moves();
     let mut changed_any = false;
     loop {
         let mut changed = false;
-        for m in moves {
+        for m in moves.iter().filter(|m| m.after_tree == after_tree) {
             r.commit()?;
             if !renders_splices(r) {
                 return Ok(changed_any);
