@@ -60,6 +60,7 @@ const ENTRY: &[u8] = b"main";
 /// list before it) replaced by `;`.
 fn bodies_to_prototypes(doc: &Document) -> Vec<Splices> {
     let tree = &doc.tree;
+    let instantiated = explicitly_instantiated(tree);
     let mut out = Vec::new();
     for n in tree.nodes() {
         if tree.label(n) != "function_definition" {
@@ -76,6 +77,9 @@ fn bodies_to_prototypes(doc: &Document) -> Vec<Splices> {
             .any(|&m| tree.text(m) == ENTRY)
             || needs_its_body(tree, n)
             || misread(tree, n)
+            || declared_names(tree, n)
+                .iter()
+                .any(|&m| instantiated.contains(&tree.text(m)))
         {
             continue;
         }
@@ -96,6 +100,16 @@ fn bodies_to_prototypes(doc: &Document) -> Vec<Splices> {
         out.push(s);
     }
     out
+}
+
+/// The names of the functions an explicit instantiation names (`template int f<int>(int);`):
+/// their definitions must stay definitions.
+fn explicitly_instantiated(tree: &Tree) -> Vec<&[u8]> {
+    tree.nodes()
+        .filter(|&n| tree.label(n) == "template_instantiation")
+        .filter_map(|n| declarator_name(tree, child(tree, n, "declarator")?))
+        .map(|m| tree.text(m))
+        .collect()
 }
 
 /// Whether a function definition's declarator names a member of a class or namespace
@@ -310,17 +324,21 @@ const KEYWORDS: &[&[u8]] = &[
     b"_Generic",
 ];
 
-/// Whether a name leaf of a declaration's own parts (its type and declarators, not a body) is a
-/// keyword: then tree-sitter misread it.
+/// Whether tree-sitter misread a declaration: a name leaf of its own parts (its type and
+/// declarators, not a body) is a keyword, or they hold an `ERROR` (then where the declaration
+/// ends is a guess: a method whose body begins with something the grammar does not read is a
+/// declaration whose initializer is that error, and its statements are read as declarations
+/// that follow it).
 fn misread(tree: &Tree, n: NodeId) -> bool {
     tree.children(n)
         .iter()
         .filter(|&&c| tree.edge(c) != "body")
         .any(|&c| {
-            tree.nodes()
-                .skip(c.index())
-                .take(tree.size(c))
-                .any(|m| NAME_KINDS.contains(&tree.label(m)) && KEYWORDS.contains(&tree.text(m)))
+            tree.nodes().skip(c.index()).take(tree.size(c)).any(|m| {
+                let label = tree.label(m);
+                label == "ERROR"
+                    || (NAME_KINDS.contains(&label) && KEYWORDS.contains(&tree.text(m)))
+            })
         })
 }
 
