@@ -7,7 +7,7 @@
 //!   variables, typedefs, struct, union, enum and class types, fields, enumerators, macros,
 //!   namespaces, templates), outermost first.
 //! - `body-to-decl`: a function definition becomes its prototype (`int f(int x) {…}` →
-//!   `int f(int x);`), except where C++ needs the body wherever the function is used: a
+//!   `int f(int x);`; `main`'s body becomes `{}`), except where C++ needs the body wherever the function is used: a
 //!   `constexpr` or `consteval` function (constant evaluation) and one whose return type is
 //!   deduced (`auto`, `decltype(auto)`).
 //! - `decl-with-uses`: a declaration deleted together with every statement or declaration that
@@ -72,10 +72,7 @@ fn bodies_to_prototypes(doc: &Document) -> Vec<Splices> {
         if tree.label(body) != "compound_statement" {
             continue;
         }
-        if declared_names(tree, n)
-            .iter()
-            .any(|&m| tree.text(m) == ENTRY)
-            || needs_its_body(tree, n)
+        if needs_its_body(tree, n)
             || misread(tree, n)
             || declared_names(tree, n)
                 .iter()
@@ -84,6 +81,18 @@ fn bodies_to_prototypes(doc: &Document) -> Vec<Splices> {
             continue;
         }
         let mut s = Splices::default();
+        if declared_names(tree, n)
+            .iter()
+            .any(|&m| tree.text(m) == ENTRY)
+        {
+            // The entry point stays defined (a test may link and run the program), with an
+            // empty body: for a compiler crash, everything it called becomes unused.
+            if tree.text(body) != b"{}" {
+                s.add(tree.span(body), b"{}");
+                out.push(s);
+            }
+            continue;
+        }
         if defines_a_member_out_of_class(tree, n) {
             // `void A::f() {…}` cannot become a prototype outside its class, where the class
             // declares it already: the definition goes (with its `template<…>`).

@@ -124,11 +124,19 @@ fn the_gate_allows_the_inputs_own_errors_and_no_more() {
 }
 
 #[test]
-fn function_bodies_become_prototypes_except_mains() {
+fn function_bodies_become_prototypes_and_mains_empty() {
     let src = "struct S { int a; };\nint used(int x) { return x + 1; }\nint main(void) { return used(2); }\n";
     assert_eq!(
         list(&C, "body-to-decl", src),
-        ["struct S { int a; };\nint used(int x) ;\nint main(void) { return used(2); }\n"]
+        [
+            "struct S { int a; };\nint used(int x) ;\nint main(void) { return used(2); }\n",
+            "struct S { int a; };\nint used(int x) { return x + 1; }\nint main(void) {}\n"
+        ]
+    );
+    // An empty main is left alone.
+    assert_eq!(
+        list(&C, "body-to-decl", "int main(void) {}"),
+        Vec::<String>::new()
     );
     // A constructor's member initializers go with its body.
     let src = "struct P { int x; P(int a) : x(a) { x++; } };";
