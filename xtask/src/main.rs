@@ -14,8 +14,8 @@
 //! - `cargo xtask greduce [--example NAME]...` reduces the example generators of
 //!   `fixtures/generators/` by their traces (sequence, tree, GTR*, each alignment strategy) and
 //!   by their generated inputs (GTR*), and writes the `greduce` section of `docs/benchmarks.md`;
-//! - `cargo xtask corpora [--only python|xml|pdf]` fetches the pinned corpora, relearns the
-//!   shipped rules `corpora/*.rules.json` and writes `corpora/manifest.json` and
+//! - `cargo xtask corpora [--only python|javascript|xml|pdf|c|cpp]` fetches the pinned corpora,
+//!   relearns the shipped rules `corpora/*.rules.json` and writes `corpora/manifest.json` and
 //!   `docs/learning-curve.svg`;
 //! - `cargo xtask fuzz --target NAME [--minutes N] [--resume] [--minimize]` builds the AFL++
 //!   harness of `fuzz/` and fuzzes one format's properties (docs/fuzzing.md).
