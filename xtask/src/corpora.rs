@@ -23,9 +23,100 @@ pub(crate) const XML_PACKAGES: [(&str, &str); 6] = [
     ("xkb-data", "2.35.1-1"),
 ];
 
+/// A crate of the crates.io registry that bundles C or C++ sources, pinned: its `.crate` file
+/// (a gzipped tarball) is fetched from `static.crates.io` and unpacked, and the files of `dirs`
+/// with the format's extensions are the corpus.
+pub(crate) struct Bundle {
+    pub(crate) name: &'static str,
+    pub(crate) version: &'static str,
+    /// The folders of the unpacked crate whose files are taken.
+    pub(crate) dirs: &'static [&'static str],
+    /// For the C++ corpus: whether the `.h` headers of `dirs` are taken too (they are C++
+    /// headers of C++ sources, `.h` being ambiguous; see `skip` for the C ones).
+    pub(crate) cpp_headers: bool,
+    /// Files of `dirs` left out (paths inside the crate): C headers of a C++ library.
+    pub(crate) skip: &'static [&'static str],
+}
+
+/// The C corpus: real C that crates of the registry build, four code bases of different style.
+pub(crate) const C_CRATES: [Bundle; 4] = [
+    // The SQLite 3.50.2 amalgamation, the example: one 9.3 MB file of portable C89 with
+    // every preprocessor construct (the `sqlcipher/` copy of the same amalgamation is left out).
+    Bundle {
+        name: "libsqlite3-sys",
+        version: "0.35.0",
+        dirs: &["sqlite3"],
+        cpp_headers: false,
+        skip: &[],
+    },
+    // Lua 5.1.5, 5.2.4, 5.3.6 and 5.4.7: the interpreter the C bench cases come from (its
+    // parser), in four versions of the same compact C style.
+    Bundle {
+        name: "lua-src",
+        version: "547.0.0",
+        dirs: &["lua-5.1.5", "lua-5.2.4", "lua-5.3.6", "lua-5.4.7"],
+        cpp_headers: false,
+        skip: &[],
+    },
+    // zstd 1.5.7: modern C99 with heavy macros, `static inline` helpers, x86 intrinsics,
+    // multithreading and GNU attributes.
+    Bundle {
+        name: "zstd-sys",
+        version: "2.0.16+zstd.1.5.7",
+        dirs: &["zstd/lib", "zstd/contrib"],
+        cpp_headers: false,
+        skip: &[],
+    },
+    // zlib 1.3.1 (old style, kept portable) and zlib-ng 2.2.4 (C11, SIMD intrinsics per
+    // architecture).
+    Bundle {
+        name: "libz-sys",
+        version: "1.1.22",
+        dirs: &["src/zlib", "src/zlib-ng"],
+        cpp_headers: false,
+        skip: &[],
+    },
+];
+
+/// The C++ corpus: C++ libraries that crates of the registry bundle. protobuf-src and
+/// librocksdb-sys would add many more files, but their downloads are 8 MB and more.
+pub(crate) const CPP_CRATES: [Bundle; 3] = [
+    // libzmq 4.3.5: C++98 to C++11 with classes, templates, virtual interfaces and
+    // platform `#if`s, its sources, tests and tools (`.cpp`, `.hpp`); its `.h` files are the
+    // C API (`zmq.h`) and bundled C libraries, so no `.h` is taken.
+    Bundle {
+        name: "zeromq-src",
+        version: "0.3.6+4.3.5",
+        dirs: &["vendor"],
+        cpp_headers: false,
+        skip: &[],
+    },
+    // LevelDB 1.22 and Snappy 1.1.7 (Google C++11 style: namespaces, templates, RAII) with
+    // their `.h` headers, which are C++, except their C APIs.
+    Bundle {
+        name: "leveldb-sys",
+        version: "2.0.9",
+        dirs: &["deps/leveldb-1.22", "deps/snappy-1.1.7"],
+        cpp_headers: true,
+        skip: &[
+            "deps/leveldb-1.22/include/leveldb/c.h",
+            "deps/snappy-1.1.7/snappy-c.h",
+        ],
+    },
+    // LLVM's libFuzzer: modern C++ (C++17, the standard library, lambdas) with `.h` headers
+    // that are C++, except the interface it keeps in C.
+    Bundle {
+        name: "libfuzzer-sys",
+        version: "0.4.10",
+        dirs: &["libfuzzer"],
+        cpp_headers: true,
+        skip: &["libfuzzer/FuzzerInterface.h"],
+    },
+];
+
 #[derive(clap::Args, Debug)]
 pub(crate) struct CorporaArgs {
-    /// Relearn only this format (python, javascript, xml or pdf).
+    /// Relearn only this format (python, javascript, xml, pdf, c or cpp).
     #[arg(long)]
     only: Option<String>,
 }
@@ -72,8 +163,14 @@ pub(crate) fn run(args: &CorporaArgs) -> Result<ExitCode> {
     if wants("pdf") {
         learned.push(learn_debian(&root, &whittle_pdf::Pdf, &PDF_PACKAGES)?);
     }
+    if wants("c") {
+        learned.push(learn_crates(&root, &whittle_c::C, &C_CRATES)?);
+    }
+    if wants("cpp") {
+        learned.push(learn_crates(&root, &whittle_c::CPP, &CPP_CRATES)?);
+    }
     if learned.is_empty() {
-        bail!("nothing to learn: --only takes python, javascript, xml or pdf");
+        bail!("nothing to learn: --only takes python, javascript, xml, pdf, c or cpp");
     }
     let all = write_manifest(&root, &learned)?;
     let curves: Vec<crate::plots::Curve<'_>> = all
@@ -179,6 +276,77 @@ fn learn_npm(root: &Path, packages: &[&str]) -> Result<Learned> {
         &files,
         format!("npm packages {}", packages.join(", ")),
     )
+}
+
+fn learn_crates(root: &Path, format: &'static dyn Format, crates: &[Bundle]) -> Result<Learned> {
+    let files = crate_files(root, format, crates)?;
+    let pins: Vec<String> = crates
+        .iter()
+        .map(|c| format!("{}@{}", c.name, c.version))
+        .collect();
+    learn_one(
+        root,
+        format,
+        &files,
+        format!("crates.io crates {}", pins.join(", ")),
+    )
+}
+
+/// The files of a corpus of registry crates (`C_CRATES` or `CPP_CRATES`), in path order: each
+/// crate is fetched (once) from `static.crates.io` and unpacked into
+/// `target/corpus/FORMAT/NAME-VERSION/`.
+pub(crate) fn crate_files(
+    root: &Path,
+    format: &dyn Format,
+    crates: &[Bundle],
+) -> Result<Vec<PathBuf>> {
+    let dir = root.join("target/corpus").join(format.name());
+    let tarballs = dir.join("crates");
+    std::fs::create_dir_all(&tarballs)?;
+    let mut files = Vec::new();
+    for c in crates {
+        let stem = format!("{}-{}", c.name, c.version);
+        let top = dir.join(&stem);
+        if !top.join("Cargo.toml").exists() {
+            let tarball = tarballs.join(format!("{stem}.crate"));
+            let url = format!("https://static.crates.io/crates/{}/{stem}.crate", c.name);
+            let status = command("curl")
+                .args(["-fsSL", "--retry", "3", "-o"])
+                .arg(&tarball)
+                .arg(&url)
+                .status()
+                .context("cannot run curl")?;
+            if !status.success() {
+                bail!("cannot download {url}");
+            }
+            std::fs::create_dir_all(&top)?;
+            let status = command("tar")
+                .arg("-xzf")
+                .arg(&tarball)
+                .args(["--strip-components=1", "-C"])
+                .arg(&top)
+                .status()
+                .context("cannot run tar")?;
+            if !status.success() {
+                bail!("cannot unpack {}", tarball.display());
+            }
+        }
+        let mut extensions = format.extensions().to_vec();
+        if c.cpp_headers {
+            extensions.push("h");
+        }
+        let dirs: Vec<PathBuf> = c.dirs.iter().map(|d| top.join(d)).collect();
+        if let Some(missing) = dirs.iter().find(|d| !d.is_dir()) {
+            bail!("{stem} has no folder {}", missing.display());
+        }
+        let skip: Vec<PathBuf> = c.skip.iter().map(|s| top.join(s)).collect();
+        files.extend(
+            whittle_learn::collect_files(&dirs, &extensions)
+                .into_iter()
+                .filter(|f| !skip.contains(f)),
+        );
+    }
+    Ok(files)
 }
 
 /// Downloads the pinned packages (once) and returns their files with the given extensions.

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 /// The targets `fuzz/src/main.rs` knows (whittle-fuzz's `Target` names).
-const TARGETS: [&str; 7] = [
+const TARGETS: [&str; 9] = [
     "xml",
     "python",
     "javascript",
@@ -20,6 +20,8 @@ const TARGETS: [&str; 7] = [
     "pdf-nested",
     "lines",
     "trace",
+    "c",
+    "cpp",
 ];
 
 /// The longest input AFL makes: the control bytes and whittle-fuzz's `max_document`, so that no

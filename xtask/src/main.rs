@@ -11,11 +11,13 @@
 //!   box plots `docs/benchmarks-*.svg`;
 //! - `cargo xtask xml-roundtrip [DIR...]` parses every XML file under the directories with
 //!   `whittle_xml::Xml`, renders it unedited and counts byte-exact round trips and gate passes;
+//! - `cargo xtask c-roundtrip [--lang c|cpp]` does the same for the C and C++ corpora of
+//!   `cargo xtask corpora` (byte-exact round trips, files with `ERROR` nodes, gate passes);
 //! - `cargo xtask greduce [--example NAME]...` reduces the example generators of
 //!   `fixtures/generators/` by their traces (sequence, tree, GTR*, each alignment strategy) and
 //!   by their generated inputs (GTR*), and writes the `greduce` section of `docs/benchmarks.md`;
-//! - `cargo xtask corpora [--only python|xml|pdf]` fetches the pinned corpora, relearns the
-//!   shipped rules `corpora/*.rules.json` and writes `corpora/manifest.json` and
+//! - `cargo xtask corpora [--only python|javascript|xml|pdf|c|cpp]` fetches the pinned corpora,
+//!   relearns the shipped rules `corpora/*.rules.json` and writes `corpora/manifest.json` and
 //!   `docs/learning-curve.svg`;
 //! - `cargo xtask fuzz --target NAME [--minutes N] [--resume] [--minimize]` builds the AFL++
 //!   harness of `fuzz/` and fuzzes one format's properties (docs/fuzzing.md).
@@ -39,6 +41,7 @@ mod reducers;
 mod report;
 mod results;
 mod roundtrip;
+mod roundtrip_c;
 mod runner;
 mod size;
 mod speedup;
@@ -63,6 +66,8 @@ enum Task {
     Bench(bench::BenchArgs),
     /// Parse and re-render every XML file under DIR (default /usr/share) and count exact round trips.
     XmlRoundtrip(roundtrip::RoundtripArgs),
+    /// Parse and re-render every file of the C and C++ corpora and count exact round trips.
+    CRoundtrip(roundtrip_c::CRoundtripArgs),
     /// Fetch the pinned corpora and relearn the shipped rules in corpora/.
     Corpora(corpora::CorporaArgs),
     /// Reduce the example generators' traces (GReduce) and their outputs (GTR*), and write the
@@ -80,6 +85,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Task::Bench(args) => bench::run(&args),
         Task::XmlRoundtrip(args) => roundtrip::run(&args),
+        Task::CRoundtrip(args) => roundtrip_c::run(&args),
         Task::Corpora(args) => corpora::run(&args),
         Task::Greduce(args) => greduce::run(&args),
         Task::Fuzz(args) => fuzz::run(&args),

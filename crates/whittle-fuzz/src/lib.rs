@@ -46,11 +46,15 @@ pub enum Target {
     Lines,
     /// `whittle-trace`.
     Trace,
+    /// `whittle-c`'s C.
+    C,
+    /// `whittle-c`'s C++.
+    Cpp,
 }
 
 impl Target {
     /// Every target, in the order of the docs.
-    pub const ALL: [Target; 7] = [
+    pub const ALL: [Target; 9] = [
         Target::Xml,
         Target::Python,
         Target::JavaScript,
@@ -58,6 +62,8 @@ impl Target {
         Target::PdfNested,
         Target::Lines,
         Target::Trace,
+        Target::C,
+        Target::Cpp,
     ];
 
     /// The target's name: the format's name (`--lang`), and `pdf-nested` for the library's
@@ -71,6 +77,8 @@ impl Target {
             Target::PdfNested => "pdf-nested",
             Target::Lines => "lines",
             Target::Trace => "trace",
+            Target::C => "c",
+            Target::Cpp => "cpp",
         }
     }
 
@@ -201,7 +209,12 @@ fn per_format(
             }
         }
         Target::Pdf | Target::PdfNested => pdf(target, doc, input, noop, rewritten),
-        Target::Python | Target::JavaScript | Target::Lines | Target::Trace => {}
+        Target::Python
+        | Target::JavaScript
+        | Target::Lines
+        | Target::Trace
+        | Target::C
+        | Target::Cpp => {}
     }
 }
 

@@ -78,6 +78,9 @@ fn the_fixtures_keep_every_property_under_many_edits() {
         (Target::PdfNested, "pdf/sample.pdf"),
         (Target::Lines, "python/tabs.py"),
         (Target::Trace, "generators/password/run.trace"),
+        (Target::C, "c/gnu.i"),
+        (Target::C, "c/unpreprocessed.c"),
+        (Target::Cpp, "c/sample.cpp"),
     ];
     for (target, name) in cases {
         let doc = std::fs::read(fixtures.join(name)).expect("a fixture");

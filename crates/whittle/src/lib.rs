@@ -89,6 +89,8 @@ pub fn shipped_rules_json(format: &str) -> Option<&'static str> {
         "javascript" => Some(include_str!("../../../corpora/javascript.rules.json")),
         "xml" => Some(include_str!("../../../corpora/xml.rules.json")),
         "pdf" => Some(include_str!("../../../corpora/pdf.rules.json")),
+        "c" => Some(include_str!("../../../corpora/c.rules.json")),
+        "cpp" => Some(include_str!("../../../corpora/cpp.rules.json")),
         _ => None,
     }
 }
