@@ -66,6 +66,34 @@ fn splices_refuse_overlaps_and_render_in_order() {
     assert_eq!(out, b"bcdXgh");
 }
 
+#[test]
+fn a_union_merges_overlapping_deletions_and_keeps_other_splices_apart() {
+    let part = |r: std::ops::Range<usize>, b: &[u8]| {
+        let mut s = Splices::default();
+        s.add(r, b);
+        s
+    };
+    // Deletions 1..4 and 2..6 overlap, 3..5 lies inside both: "abcdefgh" loses b..f; the
+    // replacement at 7..8 stays.
+    let parts = [
+        part(2..6, b""),
+        part(1..4, b""),
+        part(3..5, b""),
+        part(7..8, b"Z"),
+    ];
+    let union = Splices::union(&parts);
+    assert_eq!(union.iter().count(), 2);
+    let mut out = Vec::new();
+    union.render(b"abcdefgh", &mut out);
+    assert_eq!(out, b"agZ");
+    // A deletion and a replacement that overlap are not merged: the renderer keeps the first.
+    let union = Splices::union(&[part(1..4, b""), part(2..3, b"Y")]);
+    assert_eq!(union.iter().count(), 2);
+    let mut out = Vec::new();
+    union.render(b"abcdefgh", &mut out);
+    assert_eq!(out, b"aefgh");
+}
+
 /// A format with one node, the whole file, and a gate that refuses a `!`: an input with a `!`
 /// fails it, so the gate switches itself off and `auto` ends with the byte-level tail.
 struct Blob;
