@@ -4,16 +4,23 @@
 //! candidate that is wrong about a name fails to compile, and the test rejects it.
 //!
 //! - `unused-decl`: every declaration whose names nothing outside it names (functions,
-//!   variables, typedefs, struct, union, enum and class types, fields, enumerators, macros,
-//!   namespaces, templates), outermost first.
+//!   variables, typedefs, struct, union, enum and class types, methods, enumerators, macros,
+//!   templates), outermost first; not namespaces, friends and data members, nor what is used
+//!   without a name (`main`, operators, conversions, destructors).
 //! - `body-to-decl`: a function definition becomes its prototype (`int f(int x) {…}` →
-//!   `int f(int x);`; `main`'s body becomes `{}`), except where C++ needs the body wherever the function is used: a
-//!   `constexpr` or `consteval` function (constant evaluation) and one whose return type is
-//!   deduced (`auto`, `decltype(auto)`).
+//!   `int f(int x);`; `main`'s body becomes `{}`), except where C++ needs the body wherever
+//!   the function is used: a `constexpr` or `consteval` function (constant evaluation), one
+//!   whose return type is deduced (`auto`, `decltype(auto)`) and an explicitly instantiated
+//!   template.
+//!
+//! `names.rs` says what a declaration declares and where a name is used.
 //! - `decl-with-uses`: a declaration deleted together with every statement or declaration that
 //!   names it, one candidate per top-level declaration.
 
-use std::collections::HashMap;
+use crate::names::{
+    Uses, child, declarator_chain, declarator_name, declared_names, is_declaration,
+    is_declaration_kind, is_top_level, misread,
+};
 use std::ops::Range;
 use whittle_core::{Document, ListMove, NodeId, Splices, Tree};
 
@@ -41,19 +48,7 @@ pub(crate) const MOVES: [ListMove; 3] = [
     },
 ];
 
-/// Node kinds whose leaves are names.
-const NAME_KINDS: &[&str] = &[
-    "identifier",
-    "type_identifier",
-    "field_identifier",
-    "namespace_identifier",
-];
-
-/// Leaves whose text is not parsed into names but may name things (a macro's body, what the
-/// grammar could not read): every word in them counts as a use.
-const OPAQUE_KINDS: &[&str] = &["preproc_arg", "ERROR", "preproc_call"];
-
-/// The entry point is never deleted or emptied by these moves: the linker names it.
+/// The entry point: never deleted or renamed, only emptied (the linker names it).
 const ENTRY: &[u8] = b"main";
 
 /// Every function definition with a body, its body (and a C++ constructor's member initializer
@@ -261,96 +256,6 @@ fn with_comma(src: &[u8], span: Range<usize>) -> Range<usize> {
     }
 }
 
-/// Words C and C++ reserve: a declaration that declares one, or whose type is one, is
-/// tree-sitter's recovery from something it could not read (`do {…} while (0);` after an
-/// attribute it does not know read as a function `do` and a prototype of `while`), and is not
-/// listed.
-const KEYWORDS: &[&[u8]] = &[
-    b"auto",
-    b"break",
-    b"case",
-    b"catch",
-    b"class",
-    b"const",
-    b"continue",
-    b"default",
-    b"delete",
-    b"do",
-    b"else",
-    b"enum",
-    b"extern",
-    b"for",
-    b"friend",
-    b"goto",
-    b"if",
-    b"inline",
-    b"namespace",
-    b"new",
-    b"operator",
-    b"private",
-    b"protected",
-    b"public",
-    b"return",
-    b"sizeof",
-    b"static",
-    b"struct",
-    b"switch",
-    b"template",
-    b"this",
-    b"throw",
-    b"try",
-    b"typedef",
-    b"typename",
-    b"union",
-    b"using",
-    b"virtual",
-    b"void",
-    b"volatile",
-    b"while",
-    b"true",
-    b"false",
-    b"typeof",
-    b"__typeof",
-    b"__typeof__",
-    b"decltype",
-    b"__attribute__",
-    b"__attribute",
-    b"__extension__",
-    b"asm",
-    b"__asm",
-    b"__asm__",
-    b"alignof",
-    b"_Alignof",
-    b"__alignof__",
-    b"static_assert",
-    b"_Static_assert",
-    b"noexcept",
-    b"constexpr",
-    b"consteval",
-    b"register",
-    b"restrict",
-    b"__restrict",
-    b"_Generic",
-];
-
-/// Whether tree-sitter misread a declaration: a name leaf of its own parts (its type and
-/// declarators, not a body) is a keyword, or they hold an `ERROR` (then where the declaration
-/// ends is a guess: a method whose body begins with something the grammar does not read is a
-/// declaration whose initializer is that error, and its statements are read as declarations
-/// that follow it).
-fn misread(tree: &Tree, n: NodeId) -> bool {
-    tree.children(n)
-        .iter()
-        .filter(|&&c| tree.edge(c) != "body")
-        .any(|&c| {
-            tree.nodes().skip(c.index()).take(tree.size(c)).any(|m| {
-                let label = tree.label(m);
-                label == "ERROR"
-                    || (NAME_KINDS.contains(&label) && KEYWORDS.contains(&tree.text(m)))
-            })
-        })
-}
-
 /// One candidate deleting every range (overlapping ranges merge).
 fn deletion(ranges: &[Range<usize>]) -> Splices {
     let parts: Vec<Splices> = ranges
@@ -362,244 +267,6 @@ fn deletion(ranges: &[Range<usize>]) -> Splices {
         })
         .collect();
     Splices::union(&parts)
-}
-
-/// The uses of every name: each occurrence of a name leaf that is not the declared name of a
-/// declaration, and each word of an opaque leaf, by text, with its offset and leaf.
-struct Uses<'t> {
-    by_name: HashMap<&'t [u8], Vec<(usize, NodeId)>>,
-}
-
-impl<'t> Uses<'t> {
-    fn of(tree: &'t Tree) -> Uses<'t> {
-        let mut declared = vec![false; tree.len()];
-        for n in tree.nodes() {
-            if is_declaration(tree, n) {
-                for m in declared_names(tree, n) {
-                    declared[m.index()] = true;
-                }
-            }
-        }
-        let mut by_name: HashMap<&[u8], Vec<(usize, NodeId)>> = HashMap::new();
-        for n in tree.nodes() {
-            let label = tree.label(n);
-            if NAME_KINDS.contains(&label) && !declared[n.index()] {
-                by_name
-                    .entry(tree.text(n))
-                    .or_default()
-                    .push((tree.span(n).start, n));
-            } else if OPAQUE_KINDS.contains(&label) && tree.children(n).is_empty() {
-                let start = tree.span(n).start;
-                for (offset, word) in words(tree.text(n)) {
-                    by_name.entry(word).or_default().push((start + offset, n));
-                }
-            }
-        }
-        Uses { by_name }
-    }
-
-    fn of_name(&self, name: &[u8]) -> &[(usize, NodeId)] {
-        self.by_name.get(name).map_or(&[], Vec::as_slice)
-    }
-
-    /// Whether `name` is used outside `span`.
-    fn outside(&self, name: &[u8], span: &Range<usize>) -> bool {
-        self.of_name(name).iter().any(|(at, _)| !span.contains(at))
-    }
-}
-
-/// The identifier-like words of a text, with their offsets.
-fn words(text: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
-    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let mut i = 0;
-    std::iter::from_fn(move || {
-        while i < text.len() {
-            if is_word(text[i]) && (i == 0 || !is_word(text[i - 1])) {
-                let start = i;
-                while i < text.len() && is_word(text[i]) {
-                    i += 1;
-                }
-                if !text[start].is_ascii_digit() {
-                    return Some((start, &text[start..i]));
-                }
-            } else {
-                i += 1;
-            }
-        }
-        None
-    })
-}
-
-/// Kinds of nodes that declare names (and are not tree-sitter's misreadings, [`misread`]).
-fn is_declaration(tree: &Tree, n: NodeId) -> bool {
-    is_declaration_node(tree, n) && !misread(tree, n)
-}
-
-fn is_declaration_node(tree: &Tree, n: NodeId) -> bool {
-    match tree.label(n) {
-        // Not a namespace: its name is used by every qualified name in it, and an inline or
-        // anonymous one by none (its declarations are listed one by one instead).
-        "function_definition"
-        | "declaration"
-        | "field_declaration"
-        | "type_definition"
-        | "enumerator"
-        | "preproc_def"
-        | "preproc_function_def"
-        | "alias_declaration"
-        | "template_declaration"
-        | "concept_definition" => {
-            // A template's declaration is the template's; a friend declaration grants access
-            // to what is declared elsewhere.
-            tree.parent(n).is_none_or(|p| {
-                !matches!(tree.label(p), "template_declaration" | "friend_declaration")
-            })
-        }
-        // `struct S {…};` on its own.
-        "struct_specifier" | "union_specifier" | "enum_specifier" | "class_specifier" => {
-            child(tree, n, "body").is_some() && tree.parent(n).is_some_and(|p| holds_items(tree, p))
-        }
-        _ => false,
-    }
-}
-
-/// Nodes whose children are declarations: the file, a namespace's or linkage block's body, a
-/// struct's field list.
-fn holds_items(tree: &Tree, n: NodeId) -> bool {
-    matches!(
-        tree.label(n),
-        "translation_unit"
-            | "declaration_list"
-            | "field_declaration_list"
-            | "linkage_specification"
-    )
-}
-
-/// Whether a declaration is at file scope (in the file, a namespace or an `extern "C"` block).
-fn is_top_level(tree: &Tree, n: NodeId) -> bool {
-    tree.parent(n).is_some_and(|p| {
-        matches!(
-            tree.label(p),
-            "translation_unit" | "declaration_list" | "linkage_specification"
-        )
-    })
-}
-
-/// The name leaves a declaration declares: its declarators' names, the tag of a struct, union,
-/// enum or class it defines, an enum's enumerators, a macro's, namespace's or alias's name; for
-/// a template, those of what it declares.
-fn declared_names(tree: &Tree, n: NodeId) -> Vec<NodeId> {
-    let mut out = Vec::new();
-    match tree.label(n) {
-        "enumerator"
-        | "preproc_def"
-        | "preproc_function_def"
-        | "namespace_definition"
-        | "alias_declaration"
-        | "concept_definition" => out.extend(child(tree, n, "name")),
-        "template_declaration" => {
-            for &c in tree.children(n) {
-                if is_declaration_kind(tree.label(c)) {
-                    out.extend(declared_names(tree, c));
-                }
-            }
-        }
-        "struct_specifier" | "union_specifier" | "enum_specifier" | "class_specifier" => {
-            specifier_names(tree, n, &mut out);
-        }
-        _ => {
-            for &c in tree.children(n) {
-                match tree.edge(c) {
-                    "declarator" => out.extend(declarator_name(tree, c)),
-                    "type" => specifier_names(tree, c, &mut out),
-                    _ => {}
-                }
-            }
-        }
-    }
-    out
-}
-
-fn is_declaration_kind(label: &str) -> bool {
-    matches!(
-        label,
-        "function_definition"
-            | "declaration"
-            | "field_declaration"
-            | "type_definition"
-            | "alias_declaration"
-            | "concept_definition"
-            | "struct_specifier"
-            | "union_specifier"
-            | "enum_specifier"
-            | "class_specifier"
-    )
-}
-
-/// The tag of a struct, union, enum or class specifier that has a body, and an enum's
-/// enumerators.
-fn specifier_names(tree: &Tree, n: NodeId, out: &mut Vec<NodeId>) {
-    let label = tree.label(n);
-    if !matches!(
-        label,
-        "struct_specifier" | "union_specifier" | "enum_specifier" | "class_specifier"
-    ) {
-        return;
-    }
-    let Some(body) = child(tree, n, "body") else {
-        return;
-    };
-    // A specialization (`struct hash<int> {…}`) is named by its template's name.
-    out.extend(child(tree, n, "name").map(|m| match tree.label(m) {
-        "template_type" => child(tree, m, "name").unwrap_or(m),
-        _ => m,
-    }));
-    if label == "enum_specifier" {
-        for &e in tree.children(body) {
-            if tree.label(e) == "enumerator" {
-                out.extend(child(tree, e, "name"));
-            }
-        }
-    }
-}
-
-/// The name a declarator declares: the end of its [`declarator_chain`], if that is a name;
-/// `None` for an abstract one.
-fn declarator_name(tree: &Tree, d: NodeId) -> Option<NodeId> {
-    let last = declarator_chain(tree, d).last()?;
-    match tree.label(last) {
-        "identifier"
-        | "type_identifier"
-        | "field_identifier"
-        | "namespace_identifier"
-        | "operator_name"
-        | "operator_cast"
-        | "destructor_name" => Some(last),
-        _ => None,
-    }
-}
-
-/// A declarator and the declarators inside it, outside in: down `declarator` edges, or to the
-/// one named child of a parenthesized, attributed or reference declarator; a qualified name
-/// (`A::f`) or a template function's name (`f<int>`) ends in the name. At most 64 steps.
-fn declarator_chain(tree: &Tree, d: NodeId) -> impl Iterator<Item = NodeId> + '_ {
-    std::iter::successors(Some(d), move |&d| match tree.label(d) {
-        "identifier"
-        | "type_identifier"
-        | "field_identifier"
-        | "namespace_identifier"
-        | "operator_name"
-        | "operator_cast"
-        | "destructor_name" => None,
-        "qualified_identifier" | "template_function" => child(tree, d, "name"),
-        _ => child(tree, d, "declarator").or_else(|| {
-            tree.children(d)
-                .iter()
-                .copied()
-                .find(|&c| !matches!(tree.label(c), "attribute_specifier" | "comment"))
-        }),
-    })
-    .take(64)
 }
 
 /// The smallest statement, declaration or other unit of a function or file around a name that
@@ -626,12 +293,4 @@ fn unit_around(tree: &Tree, leaf: NodeId) -> Option<NodeId> {
         }
         n = tree.parent(n)?;
     }
-}
-
-/// The child of `n` on edge `edge`.
-fn child(tree: &Tree, n: NodeId, edge: &str) -> Option<NodeId> {
-    tree.children(n)
-        .iter()
-        .copied()
-        .find(|&c| tree.edge(c) == edge)
 }

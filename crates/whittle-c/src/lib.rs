@@ -8,6 +8,7 @@
 mod decls;
 mod gate;
 mod lex;
+mod names;
 
 use whittle_core::{Document, Edits, Format, Lexicon, ListMove, ParseError, TokenKind};
 use whittle_treesitter::{LexSpec, Spec};
