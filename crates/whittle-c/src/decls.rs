@@ -67,19 +67,15 @@ fn bodies_to_prototypes(doc: &Document) -> Vec<Splices> {
         if tree.label(body) != "compound_statement" {
             continue;
         }
+        let names = declared_names(tree, n);
         if needs_its_body(tree, n)
             || misread(tree, n)
-            || declared_names(tree, n)
-                .iter()
-                .any(|&m| instantiated.contains(&tree.text(m)))
+            || names.iter().any(|&m| instantiated.contains(&tree.text(m)))
         {
             continue;
         }
         let mut s = Splices::default();
-        if declared_names(tree, n)
-            .iter()
-            .any(|&m| tree.text(m) == ENTRY)
-        {
+        if names.iter().any(|&m| tree.text(m) == ENTRY) {
             // The entry point stays defined (a test may link and run the program), with an
             // empty body: for a compiler crash, everything it called becomes unused.
             if tree.text(body) != b"{}" {

@@ -4,31 +4,10 @@
 
 use whittle_treesitter::LexSpec;
 
-/// Where C binds a name: declarators, tags, enumerators, macros, labels.
-const C_BINDINGS: &[(&str, &str)] = &[
-    ("function_declarator", "declarator"),
-    ("init_declarator", "declarator"),
-    ("declaration", "declarator"),
-    ("pointer_declarator", "declarator"),
-    ("array_declarator", "declarator"),
-    ("parenthesized_declarator", "child"),
-    ("attributed_declarator", "child"),
-    ("parameter_declaration", "declarator"),
-    ("field_declaration", "declarator"),
-    ("type_definition", "declarator"),
-    ("struct_specifier", "name"),
-    ("union_specifier", "name"),
-    ("enum_specifier", "name"),
-    ("enumerator", "name"),
-    ("preproc_def", "name"),
-    ("preproc_function_def", "name"),
-    ("preproc_params", "child"),
-    ("labeled_statement", "label"),
-];
-
-/// C++ binds names in the places C does and in classes, namespaces, aliases, templates and
-/// references.
-const CPP_BINDINGS: &[(&str, &str)] = &[
+/// Where a name is bound: declarators, tags, enumerators, macros, labels, and C++'s classes,
+/// namespaces, aliases, template parameters and references (kinds tree-sitter-c never makes,
+/// so one table serves both languages).
+const BINDINGS: &[(&str, &str)] = &[
     ("function_declarator", "declarator"),
     ("init_declarator", "declarator"),
     ("declaration", "declarator"),
@@ -74,41 +53,10 @@ const ATOMS: &[&str] = &[
 ];
 
 /// The replacement table: an expression by `0`, a compound statement by `{}`, a statement by
-/// `;` (where deleting it would leave a clause without its statement), a type by `int`.
-const C_PLACEHOLDERS: &[(&str, &[&str])] = &[
-    ("compound_statement", &["{}"]),
-    ("expression_statement", &[";"]),
-    ("return_statement", &[";"]),
-    ("if_statement", &[";"]),
-    ("for_statement", &[";"]),
-    ("while_statement", &[";"]),
-    ("do_statement", &[";"]),
-    ("switch_statement", &[";"]),
-    ("call_expression", &["0"]),
-    ("binary_expression", &["0"]),
-    ("unary_expression", &["0"]),
-    ("cast_expression", &["0"]),
-    ("conditional_expression", &["0"]),
-    ("parenthesized_expression", &["0"]),
-    ("sizeof_expression", &["0"]),
-    ("alignof_expression", &["0"]),
-    ("pointer_expression", &["0"]),
-    ("subscript_expression", &["0"]),
-    ("field_expression", &["0"]),
-    ("assignment_expression", &["0"]),
-    ("comma_expression", &["0"]),
-    ("update_expression", &["0"]),
-    ("compound_literal_expression", &["0"]),
-    ("extension_expression", &["0"]),
-    ("string_literal", &["0"]),
-    ("concatenated_string", &["0"]),
-    ("initializer_list", &["{}", "0"]),
-    ("primitive_type", &["int"]),
-    ("sized_type_specifier", &["int"]),
-];
-
-/// C's table and C++'s expressions (`new`, lambdas, fold expressions).
-const CPP_PLACEHOLDERS: &[(&str, &[&str])] = &[
+/// `;` (where deleting it would leave a clause without its statement), a type by `int`; with
+/// C++'s statements and expressions (`try`, range `for`, `new`, lambdas, fold expressions),
+/// which tree-sitter-c never makes.
+const PLACEHOLDERS: &[(&str, &[&str])] = &[
     ("compound_statement", &["{}"]),
     ("expression_statement", &[";"]),
     ("return_statement", &[";"]),
@@ -154,31 +102,9 @@ fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
 }
 
-/// C's tokens.
-pub(crate) const C: LexSpec = LexSpec {
-    names: &[
-        "identifier",
-        "type_identifier",
-        "field_identifier",
-        "statement_identifier",
-    ],
-    bindings: C_BINDINGS,
-    projections: &[],
-    strings: &[("string_literal", 1, 1)],
-    comments: &["comment"],
-    numbers: &["number_literal"],
-    definitions: &[],
-    atoms: ATOMS,
-    not_uses: &[],
-    placeholders: C_PLACEHOLDERS,
-    verbatim: &["string_literal", "char_literal", "system_lib_string"],
-    reserved: RESERVED,
-    keep_indentation: false,
-    is_word,
-};
-
-/// C++'s tokens.
-pub(crate) const CPP: LexSpec = LexSpec {
+/// The tokens of both languages: the kinds only C++ has (`namespace_identifier`, raw strings)
+/// never occur in a C tree.
+pub(crate) const LEX: LexSpec = LexSpec {
     names: &[
         "identifier",
         "type_identifier",
@@ -186,7 +112,7 @@ pub(crate) const CPP: LexSpec = LexSpec {
         "statement_identifier",
         "namespace_identifier",
     ],
-    bindings: CPP_BINDINGS,
+    bindings: BINDINGS,
     projections: &[],
     strings: &[("string_literal", 1, 1)],
     comments: &["comment"],
@@ -194,7 +120,7 @@ pub(crate) const CPP: LexSpec = LexSpec {
     definitions: &[],
     atoms: ATOMS,
     not_uses: &[],
-    placeholders: CPP_PLACEHOLDERS,
+    placeholders: PLACEHOLDERS,
     verbatim: &[
         "string_literal",
         "raw_string_literal",

@@ -36,7 +36,7 @@ pub const C: CFamily = CFamily {
     extensions: &["c", "h", "i"],
     description: "C (tree-sitter-c; GNU extensions; structural gate; declaration moves)",
     language: || tree_sitter_c::LANGUAGE.into(),
-    lex: &lex::C,
+    lex: &lex::LEX,
     moves: &decls::MOVES,
 };
 
@@ -46,7 +46,7 @@ pub const CPP: CFamily = CFamily {
     extensions: &["cc", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "ii"],
     description: "C++ (tree-sitter-cpp; structural gate; declaration moves)",
     language: || tree_sitter_cpp::LANGUAGE.into(),
-    lex: &lex::CPP,
+    lex: &lex::LEX,
     moves: &decls::MOVES,
 };
 

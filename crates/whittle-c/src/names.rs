@@ -312,30 +312,26 @@ pub(crate) fn specifier_names(tree: &Tree, n: NodeId, out: &mut Vec<NodeId>) {
 /// `None` for an abstract one.
 pub(crate) fn declarator_name(tree: &Tree, d: NodeId) -> Option<NodeId> {
     let last = declarator_chain(tree, d).last()?;
-    match tree.label(last) {
-        "identifier"
-        | "type_identifier"
-        | "field_identifier"
-        | "namespace_identifier"
-        | "operator_name"
-        | "operator_cast"
-        | "destructor_name" => Some(last),
-        _ => None,
-    }
+    DECLARED_NAMES.contains(&tree.label(last)).then_some(last)
 }
+
+/// The kinds a declarator ends in when it declares a name.
+const DECLARED_NAMES: &[&str] = &[
+    "identifier",
+    "type_identifier",
+    "field_identifier",
+    "namespace_identifier",
+    "operator_name",
+    "operator_cast",
+    "destructor_name",
+];
 
 /// A declarator and the declarators inside it, outside in: down `declarator` edges, or to the
 /// one named child of a parenthesized, attributed or reference declarator; a qualified name
 /// (`A::f`) or a template function's name (`f<int>`) ends in the name. At most 64 steps.
 pub(crate) fn declarator_chain(tree: &Tree, d: NodeId) -> impl Iterator<Item = NodeId> + '_ {
     std::iter::successors(Some(d), move |&d| match tree.label(d) {
-        "identifier"
-        | "type_identifier"
-        | "field_identifier"
-        | "namespace_identifier"
-        | "operator_name"
-        | "operator_cast"
-        | "destructor_name" => None,
+        label if DECLARED_NAMES.contains(&label) => None,
         "qualified_identifier" | "template_function" => child(tree, d, "name"),
         _ => child(tree, d, "declarator").or_else(|| {
             tree.children(d)

@@ -14,8 +14,12 @@ fn round_trip(format: &CFamily, input: &[u8]) -> Document {
     doc
 }
 
-fn labels(tree: &Tree) -> Vec<&str> {
-    tree.nodes().map(|n| tree.label(n)).collect()
+/// Asserts that the tree has a node of every kind of `kinds`.
+fn assert_kinds(tree: &Tree, kinds: &[&str]) {
+    let seen: Vec<&str> = tree.nodes().map(|n| tree.label(n)).collect();
+    for kind in kinds {
+        assert!(seen.contains(kind), "no {kind} in {seen:?}");
+    }
 }
 
 /// The rewrites of the list move `name` over `src`, each rendered on its own.
@@ -51,20 +55,20 @@ fn unpreprocessed_files_keep_their_preprocessor_lines_as_nodes() {
     let input = fixture("unpreprocessed.c");
     let doc = round_trip(&C, &input);
     assert!(doc.diagnostics.is_empty(), "{:?}", doc.diagnostics);
-    let kinds = labels(&doc.tree);
-    for kind in [
-        "preproc_include",
-        "preproc_function_def",
-        "preproc_def",
-        "preproc_if",
-        "preproc_elif",
-        "preproc_else",
-        "preproc_ifdef",
-        "comment",
-        "function_definition",
-    ] {
-        assert!(kinds.contains(&kind), "no {kind} in {kinds:?}");
-    }
+    assert_kinds(
+        &doc.tree,
+        &[
+            "preproc_include",
+            "preproc_function_def",
+            "preproc_def",
+            "preproc_if",
+            "preproc_elif",
+            "preproc_else",
+            "preproc_ifdef",
+            "comment",
+            "function_definition",
+        ],
+    );
     assert_eq!(gate::defects(&(C.language)(), &input), 0);
 }
 
@@ -73,17 +77,17 @@ fn preprocessed_gnu_c_reads_without_errors() {
     let input = fixture("gnu.i");
     let doc = round_trip(&C, &input);
     assert!(doc.diagnostics.is_empty(), "{:?}", doc.diagnostics);
-    let kinds = labels(&doc.tree);
     // Line markers, `__extension__`, attributes, statement expressions, `__typeof__`, asm.
-    for kind in [
-        "preproc_call",
-        "attribute_specifier",
-        "compound_statement",
-        "gnu_asm_expression",
-        "macro_type_specifier",
-    ] {
-        assert!(kinds.contains(&kind), "no {kind} in {kinds:?}");
-    }
+    assert_kinds(
+        &doc.tree,
+        &[
+            "preproc_call",
+            "attribute_specifier",
+            "compound_statement",
+            "gnu_asm_expression",
+            "macro_type_specifier",
+        ],
+    );
     assert!(C.gate(&input));
 }
 
@@ -92,17 +96,17 @@ fn cpp_reads_templates_classes_namespaces_and_lambdas() {
     let input = fixture("sample.cpp");
     let doc = round_trip(&CPP, &input);
     assert!(doc.diagnostics.is_empty(), "{:?}", doc.diagnostics);
-    let kinds = labels(&doc.tree);
-    for kind in [
-        "template_declaration",
-        "namespace_definition",
-        "class_specifier",
-        "lambda_expression",
-        "field_initializer_list",
-        "alias_declaration",
-    ] {
-        assert!(kinds.contains(&kind), "no {kind} in {kinds:?}");
-    }
+    assert_kinds(
+        &doc.tree,
+        &[
+            "template_declaration",
+            "namespace_definition",
+            "class_specifier",
+            "lambda_expression",
+            "field_initializer_list",
+            "alias_declaration",
+        ],
+    );
     assert!(CPP.gate(&input));
     // C's grammar does not read it.
     assert!(gate::defects(&(C.language)(), &input) > 0);
