@@ -13,19 +13,19 @@
 //!   whose return type is deduced (`auto`, `decltype(auto)`) and an explicitly instantiated
 //!   template.
 //!
+//! - `decl-with-uses` (`with_uses.rs`): a declaration deleted together with everything that
+//!   depends on it.
+//!
 //! `names.rs` says what a declaration declares and where a name is used.
-//! - `decl-with-uses`: a declaration deleted together with every statement or declaration that
-//!   names it, one candidate per top-level declaration.
 
 use crate::names::{
-    Uses, child, declarator_chain, declarator_name, declared_names, is_declaration,
-    is_declaration_kind, is_top_level, misread,
+    Uses, child, declarator_chain, declarator_name, declared_names, is_declaration, misread,
 };
 use std::ops::Range;
 use whittle_core::{Document, ListMove, NodeId, Splices, Tree};
 
 /// The declaration moves, in the order the default pipeline runs them.
-pub(crate) const MOVES: [ListMove; 3] = [
+pub(crate) const MOVES: [ListMove; 4] = [
     // Unused declarations first: a body made a prototype is a test wasted on a function that
     // nothing calls.
     ListMove {
@@ -38,18 +38,23 @@ pub(crate) const MOVES: [ListMove; 3] = [
         changes: bodies_to_prototypes,
         after_tree: false,
     },
-    // After the tree moves: on a large file the list has an item per declaration, most of them
-    // needed, and ddmin over it costs a few tests per item; once the tree moves have shrunk the
-    // file it is short, and each item saves the tests of deleting its uses one by one.
+    // Before the tree moves: each candidate that passes takes what the tree moves would
+    // delete level by level, at a test per node at least (on `pr108498`, `struct S` with the
+    // two functions and the half of `main` that use it). And after them, on what they left.
     ListMove {
         name: "decl-with-uses",
-        changes: declarations_with_uses,
+        changes: crate::with_uses::declarations_with_uses,
+        after_tree: false,
+    },
+    ListMove {
+        name: "decl-with-uses",
+        changes: crate::with_uses::declarations_with_uses,
         after_tree: true,
     },
 ];
 
 /// The entry point: never deleted or renamed, only emptied (the linker names it).
-const ENTRY: &[u8] = b"main";
+pub(crate) const ENTRY: &[u8] = b"main";
 
 /// Every function definition with a body, its body (and a C++ constructor's member initializer
 /// list before it) replaced by `;`.
@@ -159,7 +164,7 @@ fn unused_declarations(doc: &Document) -> Vec<Splices> {
 
 /// Whether a declaration is a struct's or class's data member: those stay, since an aggregate
 /// initializer (`{0, 0, 1}`) fills the members by position, naming none of them.
-fn is_data_member(tree: &Tree, n: NodeId) -> bool {
+pub(crate) fn is_data_member(tree: &Tree, n: NodeId) -> bool {
     tree.label(n) == "field_declaration"
         && !tree.children(n).iter().any(|&c| {
             tree.edge(c) == "declarator"
@@ -169,7 +174,7 @@ fn is_data_member(tree: &Tree, n: NodeId) -> bool {
 
 /// Whether a declared name is used where no identifier names it: the entry point (named by the
 /// linker), C++ operators (`a == b` calls `operator==`), conversions and destructors.
-fn used_implicitly(tree: &Tree, name: NodeId) -> bool {
+pub(crate) fn used_implicitly(tree: &Tree, name: NodeId) -> bool {
     tree.text(name) == ENTRY
         || matches!(
             tree.label(name),
@@ -177,44 +182,9 @@ fn used_implicitly(tree: &Tree, name: NodeId) -> bool {
         )
 }
 
-/// For every top-level declaration that something uses: the declaration and the statement or
-/// declaration around each use, deleted together.
-fn declarations_with_uses(doc: &Document) -> Vec<Splices> {
-    let tree = &doc.tree;
-    let uses = Uses::of(tree);
-    let mut out = Vec::new();
-    for n in tree.nodes() {
-        if !is_declaration(tree, n) || !is_top_level(tree, n) {
-            continue;
-        }
-        let names = declared_names(tree, n);
-        if names.is_empty() || names.iter().any(|&m| used_implicitly(tree, m)) {
-            continue;
-        }
-        let span = deletion_span(tree, n);
-        let mut ranges = vec![span.clone()];
-        let mut complete = true;
-        for &m in &names {
-            for &(at, leaf) in uses.of_name(tree.text(m)) {
-                if span.contains(&at) {
-                    continue;
-                }
-                match unit_around(tree, leaf) {
-                    Some(u) => ranges.push(tree.span(u)),
-                    None => complete = false,
-                }
-            }
-        }
-        if complete && ranges.len() > 1 {
-            out.push(deletion(&ranges));
-        }
-    }
-    out
-}
-
 /// What deleting a declaration deletes: the declaration, with the `extern "C"` before it where
 /// that applies to it alone (`extern "C++" inline void f() {…}`).
-fn deletion_span(tree: &Tree, n: NodeId) -> Range<usize> {
+pub(crate) fn deletion_span(tree: &Tree, n: NodeId) -> Range<usize> {
     if tree.label(n) == "enumerator" {
         // An enumerator takes its comma with it.
         return with_comma(tree.source(), tree.span(n));
@@ -253,7 +223,7 @@ fn with_comma(src: &[u8], span: Range<usize>) -> Range<usize> {
 }
 
 /// One candidate deleting every range (overlapping ranges merge).
-fn deletion(ranges: &[Range<usize>]) -> Splices {
+pub(crate) fn deletion(ranges: &[Range<usize>]) -> Splices {
     let parts: Vec<Splices> = ranges
         .iter()
         .map(|r| {
@@ -263,30 +233,4 @@ fn deletion(ranges: &[Range<usize>]) -> Splices {
         })
         .collect();
     Splices::union(&parts)
-}
-
-/// The smallest statement, declaration or other unit of a function or file around a name that
-/// can go as a whole: `None` when only the file itself holds it.
-fn unit_around(tree: &Tree, leaf: NodeId) -> Option<NodeId> {
-    let mut n = leaf;
-    loop {
-        let label = tree.label(n);
-        let unit = (label.ends_with("_statement") && label != "compound_statement")
-            || is_declaration_kind(label)
-            || matches!(
-                label,
-                "enumerator"
-                    | "template_declaration"
-                    | "namespace_definition"
-                    | "preproc_def"
-                    | "preproc_function_def"
-                    | "preproc_call"
-                    | "preproc_include"
-                    | "ERROR"
-            );
-        if unit && n != tree.root() {
-            return Some(n);
-        }
-        n = tree.parent(n)?;
-    }
 }

@@ -9,6 +9,8 @@ mod decls;
 mod gate;
 mod lex;
 mod names;
+mod scope;
+mod with_uses;
 
 use whittle_core::{Document, Edits, Format, Lexicon, ListMove, ParseError, TokenKind};
 use whittle_treesitter::{LexSpec, Spec};
@@ -22,6 +24,9 @@ pub struct CFamily {
     language: fn() -> tree_sitter::Language,
     lex: &'static LexSpec,
     moves: &'static [ListMove],
+    /// C rather than C++: a function may be called without a declaration (C89's implicit
+    /// declarations, which GCC 12 accepts), and tags, members and ordinary names are apart.
+    c: bool,
 }
 
 impl std::fmt::Debug for CFamily {
@@ -38,6 +43,7 @@ pub const C: CFamily = CFamily {
     language: || tree_sitter_c::LANGUAGE.into(),
     lex: &lex::LEX,
     moves: &decls::MOVES,
+    c: true,
 };
 
 /// C++: `.cc`, `.cpp`, `.cxx`, `.c++`, headers and preprocessed `.ii` files.
@@ -48,6 +54,7 @@ pub const CPP: CFamily = CFamily {
     language: || tree_sitter_cpp::LANGUAGE.into(),
     lex: &lex::LEX,
     moves: &decls::MOVES,
+    c: false,
 };
 
 impl CFamily {
@@ -146,19 +153,36 @@ impl Format for CFamily {
         true
     }
 
-    /// Whether tree-sitter reads the candidate without any error or missing token.
+    /// Whether tree-sitter reads the candidate without any error or missing token, and it
+    /// uses no name it does not declare ([`scope`]).
     fn gate(&self, bytes: &[u8]) -> bool {
-        gate::defects(&(self.language)(), bytes) == 0
+        self.gate_within(bytes, &[0, 0])
     }
 
-    /// The input's own errors: preprocessed libstdc++ has constructs the grammar does not read,
-    /// so a candidate may have as many as the input, never more.
-    fn gate_allowance(&self, input: &[u8]) -> Option<usize> {
-        Some(gate::defects(&(self.language)(), input))
+    /// The input's own errors and undeclared names: preprocessed libstdc++ has constructs the
+    /// grammar does not read, and a file with `#include`s uses names its headers declare, so a
+    /// candidate may have as many of each as the input, never more.
+    fn gate_allowance(&self, input: &[u8]) -> Option<Vec<usize>> {
+        let defects = gate::defects(&(self.language)(), input);
+        let undeclared = self.undeclared(input);
+        Some(vec![defects, undeclared])
     }
 
-    fn gate_within(&self, bytes: &[u8], allowance: usize) -> bool {
-        gate::defects(&(self.language)(), bytes) <= allowance
+    fn gate_within(&self, bytes: &[u8], allowance: &[usize]) -> bool {
+        let [defects, undeclared] = allowance else {
+            return false;
+        };
+        gate::defects(&(self.language)(), bytes) <= *defects
+            && self.undeclared(bytes) <= *undeclared
+    }
+}
+
+impl CFamily {
+    /// The gate's count of names used and not declared ([`scope::undeclared`]), `usize::MAX`
+    /// for bytes that do not parse.
+    fn undeclared(&self, bytes: &[u8]) -> usize {
+        self.parse(bytes)
+            .map_or(usize::MAX, |doc| scope::undeclared(&doc.tree, self.c))
     }
 }
 

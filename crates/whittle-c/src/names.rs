@@ -101,7 +101,7 @@ pub(crate) fn misread(tree: &Tree, n: NodeId) -> bool {
         .iter()
         .filter(|&&c| tree.edge(c) != "body")
         .any(|&c| {
-            tree.nodes().skip(c.index()).take(tree.size(c)).any(|m| {
+            tree.subtree(c).any(|m| {
                 let label = tree.label(m);
                 label == "ERROR"
                     || (NAME_KINDS.contains(&label) && KEYWORDS.contains(&tree.text(m)))

@@ -158,7 +158,7 @@ impl<'a> Reducer<'a> {
                 stop,
                 retest_timeouts(oracle, jobs),
                 doc.tree.len(),
-                allowance.unwrap_or(0),
+                allowance.unwrap_or_default(),
             )),
             pool: None,
             jobs,

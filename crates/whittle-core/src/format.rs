@@ -139,18 +139,19 @@ pub trait Format: Send + Sync {
         true
     }
 
-    /// How many defects the gate may find in a candidate, given the input: `None` if the input
-    /// fails the gate, which then switches itself off (a parser bug must still be reducible).
-    /// The default is a yes-or-no gate: no defect allowed when the input passes. A format whose
-    /// gate counts defects (C and C++: the grammar's error nodes) allows as many as the input has,
+    /// How many defects of each kind the gate may find in a candidate, given the input: `None`
+    /// if the input fails the gate, which then switches itself off (a parser bug must still be
+    /// reducible). The default is a yes-or-no gate: no count, no defect allowed when the input
+    /// passes. A format whose gate counts defects (C and C++: the grammar's error nodes, and the
+    /// names used that no declaration declares) allows as many of each kind as the input has,
     /// so that inputs the grammar does not fully read are still gated.
-    fn gate_allowance(&self, input: &[u8]) -> Option<usize> {
-        self.gate(input).then_some(0)
+    fn gate_allowance(&self, input: &[u8]) -> Option<Vec<usize>> {
+        self.gate(input).then(Vec::new)
     }
 
     /// The gate with the allowance [`Format::gate_allowance`] gave: whether a candidate has no
-    /// more defects than that. The default is [`Format::gate`].
-    fn gate_within(&self, bytes: &[u8], allowance: usize) -> bool {
+    /// more defects of each kind than that. The default is [`Format::gate`].
+    fn gate_within(&self, bytes: &[u8], allowance: &[usize]) -> bool {
         let _ = allowance;
         self.gate(bytes)
     }

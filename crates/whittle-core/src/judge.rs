@@ -37,8 +37,8 @@ pub(crate) struct Judge<'a> {
     pub(crate) observers: Mutex<Vec<Box<dyn Observer + 'a>>>,
     /// Nodes of the current tree, for `Tested::nodes`.
     pub(crate) nodes: AtomicUsize,
-    /// The defects the gate lets through ([`Format::gate_allowance`] of the input).
-    gate_allowance: usize,
+    /// The defects of each kind the gate lets through ([`Format::gate_allowance`] of the input).
+    gate_allowance: Vec<usize>,
 }
 
 impl<'a> Judge<'a> {
@@ -48,7 +48,7 @@ impl<'a> Judge<'a> {
         stop: &'a AtomicBool,
         retest_timeouts: bool,
         nodes: usize,
-        gate_allowance: usize,
+        gate_allowance: Vec<usize>,
     ) -> Judge<'a> {
         Judge {
             gate_allowance,
@@ -138,7 +138,7 @@ impl<'a> Judge<'a> {
         if let Some(v) = self.cached(key) {
             return Ok(v);
         }
-        if gate && !self.format.gate_within(bytes, self.gate_allowance) {
+        if gate && !self.format.gate_within(bytes, &self.gate_allowance) {
             bump(&self.counters.gate_rejections);
             self.remember(key, false);
             return Ok(Verdict::Boring);

@@ -164,6 +164,13 @@ impl Tree {
         (0..self.nodes.len() as u32).map(NodeId)
     }
 
+    /// The nodes of `n`'s subtree, `n` first, in pre-order (node ids are pre-order, so this is
+    /// a range of them: taking it costs nothing, where skipping to `n` in [`Tree::nodes`] would
+    /// walk every node before it).
+    pub fn subtree(&self, n: NodeId) -> impl ExactSizeIterator<Item = NodeId> + use<> {
+        (n.0..n.0 + self.size(n) as u32).map(NodeId)
+    }
+
     /// The nodes of every level, in document order: `levels()[i]` is the paper's `level(t, i)`.
     pub fn levels(&self) -> Vec<Vec<NodeId>> {
         let mut levels = vec![Vec::new(); self.height() + 1];

@@ -122,6 +122,16 @@ fn running_example_has_the_papers_shape() {
         ("IfStmt", "test")
     );
     assert!(running_example_oracle(RUNNING_EXAMPLE.as_bytes()));
+    // The test's subtree, in pre-order: the node, its child and that child's two children.
+    let labels: Vec<&str> = t.subtree(test).map(|n| t.label(n)).collect();
+    let below: Vec<&str> = t
+        .nodes()
+        .filter(|&n| t.contains(test, n))
+        .map(|n| t.label(n))
+        .collect();
+    assert_eq!(labels, below);
+    assert_eq!(labels.len(), 4);
+    assert_eq!(labels[0], t.label(test));
 }
 
 #[test]
