@@ -4,6 +4,7 @@
 mod algorithms;
 mod below;
 mod journal;
+mod lists;
 mod nest;
 mod oracle;
 mod pool;
