@@ -223,6 +223,10 @@ fn repeat_makes_a_test_that_answers_every_other_run_usable() {
         "1",
         "--repeat",
         "2",
+        // A fixed timeout: the adaptive one would time the original a number of times that
+        // depends on the machine's speed, runs the counter below counts too.
+        "--timeout",
+        "60",
         "--report",
         "r.json",
     ]);
