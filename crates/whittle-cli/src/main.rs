@@ -6,10 +6,12 @@
 //! to exit statuses (here).
 
 mod args;
+mod completions;
 mod expect;
 mod formats;
 mod generator;
 mod log;
+mod man;
 mod output;
 mod progress;
 mod reduce;
@@ -67,6 +69,8 @@ fn main() -> ExitCode {
         Command::Formats => formats::list(),
         Command::Learn(args) => formats::learn(args),
         Command::GenClient { output } => gen_client(output.as_deref()),
+        Command::Completions { shell } => completions::print(shell),
+        Command::Man => man::print(),
     };
     match result {
         Ok(code) => code,

@@ -436,6 +436,21 @@ fn tree_and_formats_show_what_the_reducer_sees() {
         "{list}"
     );
     assert!(list.lines().any(|l| l.starts_with("lines")), "{list}");
+    // Every column starts at the same place whatever the format's name (`javascript` is the
+    // longest): the descriptions and the extension lines all begin at one column.
+    let starts: Vec<usize> = list
+        .lines()
+        .map(|l| {
+            // Past the name and the gate column (both blank on an extension line).
+            let rest = l
+                .trim_start_matches(|c: char| !c.is_whitespace())
+                .trim_start();
+            let rest = rest.strip_prefix("gate").unwrap_or(rest).trim_start();
+            l.len() - rest.len()
+        })
+        .collect();
+    assert!(starts.len() >= 16, "{list}");
+    assert!(starts.iter().all(|&s| s == starts[0]), "{starts:?}\n{list}");
 }
 
 #[test]

@@ -221,7 +221,10 @@ fn without_timeout_the_limit_follows_the_test_and_is_stated_and_reported() {
         .collect();
     let sum: f64 = original.iter().sum();
     assert!(original.len() == 5 || sum >= 1.0, "{report}");
-    assert!(original[..original.len() - 1].iter().sum::<f64>() < 1.0, "{report}");
+    assert!(
+        original[..original.len() - 1].iter().sum::<f64>() < 1.0,
+        "{report}"
+    );
     assert_eq!(
         t["calibration_runs"].as_u64(),
         Some(original.len() as u64 - 1),
