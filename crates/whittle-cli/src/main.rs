@@ -1,23 +1,29 @@
 //! `whittle`: reduce a file while a test command still says it is interesting.
 //!
-//! This binary only parses arguments (`args`), picks the format (`formats`), runs a reduction
-//! through the library's [`whittle::Reduction`] with a file sink (`output`) and a progress display
-//! (`progress`) as observers (`reduce`, `generator`), writes the report (`report`) and maps errors
-//! to exit statuses (here).
+//! As ripgrep's `crates/core`: `main` parses the arguments (`args`, clap's view), `reduce`
+//! resolves them once into a checked configuration (`config`; the options that reach the test
+//! are `verdicts`) and runs a reduction through the library's [`whittle::Reduction`] with a file
+//! sink (`output`) and a progress display (`progress`, `log`, `stall`) as observers, writes the
+//! report (`report`, `generator`) and tells the user what happened (`messages`); the other
+//! commands are `formats` (`tree`, `formats`, `learn`), `completions` and `man`. `main` maps
+//! errors to exit statuses.
 
 mod args;
 mod completions;
+mod config;
 mod expect;
 mod formats;
 mod generator;
 mod log;
 mod man;
+mod messages;
 mod output;
 mod progress;
 mod reduce;
 mod report;
 mod resume;
 mod stall;
+mod verdicts;
 
 use anyhow::{Context, Result};
 use args::{Cli, Command};
