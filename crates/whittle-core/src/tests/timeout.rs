@@ -99,7 +99,10 @@ fn a_reduction_times_a_fast_original_several_times_and_reports_the_limit() {
     let n = t.original_seconds.len();
     let sum: f64 = t.original_seconds.iter().sum();
     assert!(n == 5 || sum >= 1.0, "{t:?}");
-    assert!(t.original_seconds[..n - 1].iter().sum::<f64>() < 1.0, "{t:?}");
+    assert!(
+        t.original_seconds[..n - 1].iter().sum::<f64>() < 1.0,
+        "{t:?}"
+    );
     assert_eq!(t.calibration_runs as usize, n - 1, "{t:?}");
     // The limit starts at 5 × the slowest test so far, at least 1 s.
     let slowest = t.original_seconds.iter().copied().fold(0.0, f64::max);
