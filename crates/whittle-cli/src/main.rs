@@ -80,12 +80,21 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // A reader that stopped reading (`whittle man | head`) is no error, as for ripgrep.
+        Err(e) if broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             let code = e.downcast_ref::<Exit>().map_or(1, |x| x.0);
             eprintln!("error: {e:#}");
             ExitCode::from(code)
         }
     }
+}
+
+fn broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 fn gen_client(output: Option<&Path>) -> Result<ExitCode> {

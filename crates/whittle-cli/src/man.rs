@@ -9,8 +9,24 @@ use clap_mangen::Man;
 use std::io::Write;
 use std::process::ExitCode;
 
+/// The two lines clap_mangen starts everything it renders with (they define `\*(Aq`, the
+/// apostrophe): once at the top of the page is enough.
+const PREAMBLE: &str = ".ie \\n(.g .ds Aq \\(aq\n.el .ds Aq '\n";
+
 /// Writes the manual page to `out`.
 pub(crate) fn write(out: &mut dyn Write) -> std::io::Result<()> {
+    let mut page = Vec::new();
+    sections(&mut page)?;
+    let page = String::from_utf8_lossy(&page);
+    let (first, rest) = page
+        .find(PREAMBLE)
+        .map_or((page.as_ref(), ""), |at| page.split_at(at + PREAMBLE.len()));
+    out.write_all(first.as_bytes())?;
+    out.write_all(rest.replace(PREAMBLE, "").as_bytes())
+}
+
+/// The page's sections, each as clap_mangen renders it.
+fn sections(out: &mut dyn Write) -> std::io::Result<()> {
     let mut cmd = Cli::command();
     // Built, the subcommands know their full names (`whittle reduce`) for their usage lines.
     cmd.build();
@@ -118,6 +134,8 @@ mod tests {
             assert!(page.contains(text), "{text} missing from:\n{page}");
         }
         assert!(!page.contains("__guard"), "{page}");
+        assert!(page.starts_with(PREAMBLE), "{page}");
+        assert_eq!(page.matches(PREAMBLE).count(), 1, "{page}");
     }
 
     #[test]

@@ -26,7 +26,7 @@ fn require_xmllint() {
         .is_ok_and(|o| o.status.success());
     assert!(
         ok,
-        "xmllint is needed by this test: apt-get install -y libxml2-utils (.ci/run does this)"
+        "xmllint is needed by this test: apt-get install -y libxml2-utils (scripts/test does this)"
     );
 }
 
@@ -548,4 +548,30 @@ fn an_original_that_times_out_is_reported_as_such() {
         stderr(&out)
     );
     assert!(!case.path("a.reduced.txt").exists());
+}
+
+#[test]
+fn the_bash_completions_pass_bash_n_and_the_man_page_renders_with_man_l() {
+    let case = Case::new();
+    let out = case.whittle(&["completions", "bash"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    case.write("whittle.bash", &String::from_utf8_lossy(&out.stdout));
+    let check = case.run("bash", &["-n", "whittle.bash"]);
+    assert!(check.status.success(), "bash -n: {}", stderr(&check));
+
+    let out = case.whittle(&["man"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    case.write("whittle.1", &String::from_utf8_lossy(&out.stdout));
+    let man = Command::new("man")
+        .args(["-l", "whittle.1"])
+        .env("MANPAGER", "cat")
+        .env("MANWIDTH", "100")
+        .current_dir(case.dir.path())
+        .output()
+        .expect("man is needed by this test: apt-get install -y man-db (scripts/test does this)");
+    assert!(man.status.success(), "man -l: {}", stderr(&man));
+    let text = String::from_utf8_lossy(&man.stdout);
+    for words in ["whittle reduce", "--journal-dir", "EXIT STATUS", "130"] {
+        assert!(text.contains(words), "{words} missing from:\n{text}");
+    }
 }
