@@ -107,7 +107,7 @@ impl Config {
             journal,
             report: args.report,
             say: Say { quiet: args.quiet },
-            log_every: Duration::from_secs_f64(args.log_every),
+            log_every: Duration::try_from_secs_f64(args.log_every).unwrap_or(Duration::ZERO),
             stall_after: args.stall_after,
         })
     }
