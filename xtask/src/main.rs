@@ -19,6 +19,9 @@
 //! - `cargo xtask corpora [--only python|javascript|xml|pdf|c|cpp]` fetches the pinned corpora,
 //!   relearns the shipped rules `corpora/*.rules.json` and writes `corpora/manifest.json` and
 //!   `docs/learning-curve.svg`;
+//! - `cargo xtask dist [--check]` builds the wheel (maturin, `pyproject.toml`) and the man page
+//!   `whittle.1` into `target/dist/`, and with `--check` installs the wheel into a fresh virtual
+//!   environment and runs the README's example and a guard check from there;
 //! - `cargo xtask fuzz --target NAME [--minutes N] [--resume] [--minimize]` builds the AFL++
 //!   harness of `fuzz/` and fuzzes one format's properties (docs/fuzzing.md).
 
@@ -26,6 +29,7 @@ mod bench;
 mod cases;
 mod cells;
 mod corpora;
+mod dist;
 mod document;
 mod findings;
 mod fuzz;
@@ -75,6 +79,9 @@ enum Task {
     Greduce(greduce::GreduceArgs),
     /// Fuzz one format with AFL++ (cargo-afl) from its saved corpus; see docs/fuzzing.md.
     Fuzz(fuzz::FuzzArgs),
+    /// Build the wheel (maturin) and the man page into target/dist/; with --check, install the
+    /// wheel into a fresh virtual environment and run whittle from there.
+    Dist(dist::DistArgs),
     /// Run a command and write the CPU time and peak memory of its process tree (used by bench).
     #[command(hide = true)]
     Measure(measure::MeasureArgs),
@@ -89,6 +96,7 @@ fn main() -> ExitCode {
         Task::Corpora(args) => corpora::run(&args),
         Task::Greduce(args) => greduce::run(&args),
         Task::Fuzz(args) => fuzz::run(&args),
+        Task::Dist(args) => dist::run(&args),
         Task::Measure(args) => measure::run(&args),
     };
     match result {

@@ -1,6 +1,7 @@
 //! The command line, as clap parses it. Checks that need more than one argument, or the file
 //! system, happen where the arguments are used (`reduce.rs`).
 
+use clap::builder::TypedValueParser;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use whittle::Algorithm;
@@ -29,6 +30,22 @@ pub(crate) enum Command {
         #[arg(long, short = 'o')]
         output: Option<PathBuf>,
     },
+    /// Print the completion script of a shell: `whittle completions bash >
+    /// /etc/bash_completion.d/whittle`, or `source <(whittle completions bash)`.
+    Completions {
+        /// The shell.
+        shell: Shell,
+    },
+    /// Print the manual page (roff), the `whittle.1` of a release: `whittle man | man -l -`.
+    Man,
+}
+
+/// The shells `whittle completions` writes for.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub(crate) enum Shell {
+    Bash,
+    Zsh,
+    Fish,
 }
 
 #[derive(Args)]
@@ -79,7 +96,7 @@ pub(crate) struct ReduceArgs {
     pub(crate) lang: Option<String>,
     /// The reduction algorithm: auto (GTR* and the moves below the tree), or one of the papers'
     /// algorithms as written: gtr*, gtr, hdd*, hdd, hdd+, ddmin.
-    #[arg(long, short = 'a', default_value = "auto", value_parser = parse_algorithm)]
+    #[arg(long, short = 'a', default_value = "auto", value_parser = algorithm_parser())]
     pub(crate) algorithm: Algorithm,
     /// Tests to run at once [default: the number of cores]. The result is the same for every value.
     #[arg(long, short = 'j')]
@@ -143,8 +160,11 @@ pub(crate) struct TreeArgs {
     pub(crate) lang: Option<String>,
 }
 
-fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
-    s.parse()
+/// `--algorithm`: one of the library's names, listed so that `--help` and the shell
+/// completions show them.
+fn algorithm_parser() -> impl clap::builder::TypedValueParser<Value = Algorithm> {
+    clap::builder::PossibleValuesParser::new(Algorithm::ALL.map(Algorithm::name))
+        .try_map(|s| s.parse::<Algorithm>())
 }
 
 /// `-j`: the given number, or one per core.

@@ -46,16 +46,51 @@ pub(crate) fn parse_error(
 }
 
 pub(crate) fn list() -> Result<ExitCode> {
-    for f in whittle::formats() {
-        let gate = if f.has_gate() { "gate" } else { "    " };
-        println!(
-            "{:<8} {gate}  .{:<28} {}",
-            f.name(),
-            f.extensions().join(" ."),
-            f.description()
-        );
-    }
+    // Each format on two lines, its extensions below its description: XML's list alone is
+    // longer than a terminal is wide.
+    let rows: Vec<[String; 3]> = whittle::formats()
+        .iter()
+        .flat_map(|f| {
+            [
+                [
+                    f.name().to_string(),
+                    if f.has_gate() { "gate" } else { "" }.to_string(),
+                    f.description().to_string(),
+                ],
+                [
+                    String::new(),
+                    String::new(),
+                    format!(".{}", f.extensions().join(" .")),
+                ],
+            ]
+        })
+        .collect();
+    print!("{}", table(&rows));
     Ok(ExitCode::SUCCESS)
+}
+
+/// Rows as columns two spaces apart, each as wide as its widest cell (the last one unpadded).
+fn table<const N: usize>(rows: &[[String; N]]) -> String {
+    let mut widths = [0; N];
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for row in rows {
+        let mut line = String::new();
+        for (i, cell) in row.iter().enumerate() {
+            if i + 1 < N {
+                line.push_str(&format!("{cell:<0$}  ", widths[i]));
+            } else {
+                line.push_str(cell);
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
 }
 
 pub(crate) fn tree(args: TreeArgs) -> Result<ExitCode> {
@@ -114,4 +149,21 @@ pub(crate) fn learn(args: LearnArgs) -> Result<ExitCode> {
         args.output.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_column_starts_at_the_same_place_whatever_the_names() {
+        let rows = [
+            ["javascript", "gate", ".js .mjs", "JavaScript"].map(String::from),
+            ["xml", "", ".xml", "XML"].map(String::from),
+        ];
+        assert_eq!(
+            table(&rows),
+            "javascript  gate  .js .mjs  JavaScript\nxml               .xml      XML\n"
+        );
+    }
 }

@@ -3,7 +3,7 @@
 //! comes on time even while one test runs for a minute; with `--log-every 0` a line follows every
 //! test instead.
 
-use crate::stall::duration;
+use crate::messages::duration;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;

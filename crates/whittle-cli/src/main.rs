@@ -1,21 +1,29 @@
 //! `whittle`: reduce a file while a test command still says it is interesting.
 //!
-//! This binary only parses arguments (`args`), picks the format (`formats`), runs a reduction
-//! through the library's [`whittle::Reduction`] with a file sink (`output`) and a progress display
-//! (`progress`) as observers (`reduce`, `generator`), writes the report (`report`) and maps errors
-//! to exit statuses (here).
+//! As ripgrep's `crates/core`: `main` parses the arguments (`args`, clap's view), `reduce`
+//! resolves them once into a checked configuration (`config`; the options that reach the test
+//! are `verdicts`) and runs a reduction through the library's [`whittle::Reduction`] with a file
+//! sink (`output`) and a progress display (`progress`, `log`, `stall`) as observers, writes the
+//! report (`report`, `generator`) and tells the user what happened (`messages`); the other
+//! commands are `formats` (`tree`, `formats`, `learn`), `completions` and `man`. `main` maps
+//! errors to exit statuses.
 
 mod args;
+mod completions;
+mod config;
 mod expect;
 mod formats;
 mod generator;
 mod log;
+mod man;
+mod messages;
 mod output;
 mod progress;
 mod reduce;
 mod report;
 mod resume;
 mod stall;
+mod verdicts;
 
 use anyhow::{Context, Result};
 use args::{Cli, Command};
@@ -67,15 +75,26 @@ fn main() -> ExitCode {
         Command::Formats => formats::list(),
         Command::Learn(args) => formats::learn(args),
         Command::GenClient { output } => gen_client(output.as_deref()),
+        Command::Completions { shell } => completions::print(shell),
+        Command::Man => man::print(),
     };
     match result {
         Ok(code) => code,
+        // A reader that stopped reading (`whittle man | head`) is no error, as for ripgrep.
+        Err(e) if broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             let code = e.downcast_ref::<Exit>().map_or(1, |x| x.0);
             eprintln!("error: {e:#}");
             ExitCode::from(code)
         }
     }
+}
+
+fn broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 fn gen_client(output: Option<&Path>) -> Result<ExitCode> {

@@ -2,28 +2,15 @@
 //! with the size so far; otherwise (a log file, CI, nohup) a progress line every few seconds; and
 //! on either, a message when many tests in a row bring no improvement.
 
-use crate::args::ReduceArgs;
+use crate::config::Config;
 use crate::log::LogLines;
+use crate::messages::{self, Say};
 use crate::stall::Stall;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::Path;
 use std::time::{Duration, Instant};
 use whittle::{Gate, Observer, Oracle, Started, Stats, Tested};
-
-/// Prints a message on standard error unless `--quiet`.
-#[derive(Clone, Copy)]
-pub(crate) struct Say {
-    pub(crate) quiet: bool,
-}
-
-impl Say {
-    pub(crate) fn say(self, msg: &str) {
-        if !self.quiet {
-            eprintln!("{msg}");
-        }
-    }
-}
 
 /// The observer behind what the user sees: the input's recovered problems and the gate's state
 /// when the input parsed, then a spinner (on a terminal) or progress lines (elsewhere), and
@@ -51,26 +38,20 @@ pub(crate) struct Progress<'p> {
 }
 
 impl<'p> Progress<'p> {
-    pub(crate) fn new(
-        say: Say,
-        args: &'p ReduceArgs,
-        bytes: &'p [u8],
-        format: &'static str,
-        oracle: &'p dyn Oracle,
-    ) -> Self {
-        let every = Duration::try_from_secs_f64(args.log_every).unwrap_or(Duration::ZERO);
+    pub(crate) fn new(config: &'p Config, bytes: &'p [u8], oracle: &'p dyn Oracle) -> Self {
+        let say = config.say;
         Progress {
             say,
-            input: &args.input,
+            input: &config.input,
             bytes,
-            format,
+            format: config.format.name(),
             oracle,
             bar: None,
-            log_every: (!say.quiet && !std::io::stderr().is_terminal()).then_some(every),
+            log_every: (!say.quiet && !std::io::stderr().is_terminal()).then_some(config.log_every),
             log: None,
             best: bytes.len(),
             nodes: 0,
-            stall: Stall::new(args.stall_after, Instant::now()),
+            stall: Stall::new(config.stall_after, Instant::now()),
             replayed: 0,
         }
     }
@@ -85,23 +66,14 @@ impl<'p> Progress<'p> {
 
     /// The adaptive timeout as the run starts: what the original input's test took and the limit.
     fn say_timeout(&self) {
-        let Some(t) = self.oracle.timeout_report() else {
-            return;
-        };
-        if t.policy != "adaptive" {
-            return;
+        if let Some(msg) = self
+            .oracle
+            .timeout_report()
+            .as_ref()
+            .and_then(messages::timeout_chosen)
+        {
+            self.say.say(&msg);
         }
-        let took: Vec<String> = t
-            .original_seconds
-            .iter()
-            .map(|s| format!("{s:.2}"))
-            .collect();
-        self.say.say(&format!(
-            "whittle: the original input's test took {} s; a test is killed after {} s \
-             (adaptive timeout: 5 × recent test times, at least 1 s; --timeout SECONDS fixes it)",
-            took.join(", "),
-            crate::report::secs(t.start_seconds),
-        ));
     }
 }
 
@@ -110,27 +82,18 @@ impl Observer for Progress<'_> {
         self.nodes = started.nodes;
         for d in started.diagnostics {
             let (line, col) = crate::line_col(self.bytes, d.offset);
-            self.say.say(&format!(
-                "warning: {}:{line}:{col}: {} (recovered)",
-                self.input.display(),
-                d.message
-            ));
+            self.say
+                .say(&messages::recovered(self.input, (line, col), &d.message));
         }
         if started.gate == Gate::SwitchedOff {
-            self.say.say(&format!(
-                "whittle: the input does not pass the {} validity gate, so the gate is off",
-                self.format
-            ));
+            self.say.say(&messages::gate_off(self.format));
         }
     }
 
     fn journal(&mut self, path: &Path, verdicts: usize) {
         self.replayed = verdicts as u64;
         if verdicts > 0 {
-            self.say.say(&format!(
-                "whittle: resuming with the journal {}: {verdicts} verdicts of an earlier run answer the candidates it judged",
-                path.display()
-            ));
+            self.say.say(&messages::resuming(path, verdicts));
         }
     }
 
@@ -138,12 +101,11 @@ impl Observer for Progress<'_> {
         self.say_timeout();
         self.stall = Stall::new(self.stall.after(), Instant::now());
         if let Some(every) = self.log_every {
-            self.say.say(&format!(
-                "whittle: reducing {} ({} bytes, {} nodes, {})",
-                self.input.display(),
+            self.say.say(&messages::reducing(
+                self.input,
                 input.len(),
                 self.nodes,
-                self.format
+                self.format,
             ));
             self.log = Some(LogLines::start(every, input.len(), self.nodes));
         }

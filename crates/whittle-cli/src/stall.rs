@@ -3,6 +3,7 @@
 //! timed out, how many candidates the gate rejected and how long a test takes, so that a user
 //! can tell a slow test from a test that rejects everything.
 
+use crate::messages::duration;
 use std::time::{Duration, Instant};
 use whittle::Stats;
 
@@ -91,16 +92,6 @@ impl Stall {
     }
 }
 
-/// A duration as `42 s`, `3 min 20 s` or `2 h 05 min`.
-pub(crate) fn duration(d: Duration) -> String {
-    let s = d.as_secs();
-    match s {
-        0..60 => format!("{:.1} s", d.as_secs_f64()),
-        60..3600 => format!("{} min {:02} s", s / 60, s % 60),
-        _ => format!("{} h {:02} min", s / 3600, s % 3600 / 60),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,12 +153,5 @@ mod tests {
                 .check(&stats(5, 5, 0, 1200.0), 9, t0 + Duration::from_secs(1201))
                 .is_some()
         );
-    }
-
-    #[test]
-    fn durations_read_as_seconds_minutes_or_hours() {
-        assert_eq!(duration(Duration::from_millis(4200)), "4.2 s");
-        assert_eq!(duration(Duration::from_secs(200)), "3 min 20 s");
-        assert_eq!(duration(Duration::from_secs(7500)), "2 h 05 min");
     }
 }

@@ -26,7 +26,7 @@ fn require_xmllint() {
         .is_ok_and(|o| o.status.success());
     assert!(
         ok,
-        "xmllint is needed by this test: apt-get install -y libxml2-utils (.ci/run does this)"
+        "xmllint is needed by this test: apt-get install -y libxml2-utils (scripts/test does this)"
     );
 }
 
@@ -223,6 +223,10 @@ fn repeat_makes_a_test_that_answers_every_other_run_usable() {
         "1",
         "--repeat",
         "2",
+        // A fixed timeout: the adaptive one would time the original a number of times that
+        // depends on the machine's speed, runs the counter below counts too.
+        "--timeout",
+        "60",
         "--report",
         "r.json",
     ]);
@@ -335,6 +339,10 @@ fn a_hanging_test_is_killed_at_the_timeout_with_its_children() {
         "0.5",
         "-a",
         "ddmin",
+        // One test at a time: at -j 2 a hanging candidate that was started speculatively and
+        // then cancelled also leaves a pid below, and how many do depends on the machine's load.
+        "-j",
+        "1",
         "--report",
         "r.json",
     ]);
@@ -432,6 +440,21 @@ fn tree_and_formats_show_what_the_reducer_sees() {
         "{list}"
     );
     assert!(list.lines().any(|l| l.starts_with("lines")), "{list}");
+    // Every column starts at the same place whatever the format's name (`javascript` is the
+    // longest): the descriptions and the extension lines all begin at one column.
+    let starts: Vec<usize> = list
+        .lines()
+        .map(|l| {
+            // Past the name and the gate column (both blank on an extension line).
+            let rest = l
+                .trim_start_matches(|c: char| !c.is_whitespace())
+                .trim_start();
+            let rest = rest.strip_prefix("gate").unwrap_or(rest).trim_start();
+            l.len() - rest.len()
+        })
+        .collect();
+    assert!(starts.len() >= 16, "{list}");
+    assert!(starts.iter().all(|&s| s == starts[0]), "{starts:?}\n{list}");
 }
 
 #[test]
@@ -529,4 +552,30 @@ fn an_original_that_times_out_is_reported_as_such() {
         stderr(&out)
     );
     assert!(!case.path("a.reduced.txt").exists());
+}
+
+#[test]
+fn the_bash_completions_pass_bash_n_and_the_man_page_renders_with_man_l() {
+    let case = Case::new();
+    let out = case.whittle(&["completions", "bash"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    case.write("whittle.bash", &String::from_utf8_lossy(&out.stdout));
+    let check = case.run("bash", &["-n", "whittle.bash"]);
+    assert!(check.status.success(), "bash -n: {}", stderr(&check));
+
+    let out = case.whittle(&["man"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    case.write("whittle.1", &String::from_utf8_lossy(&out.stdout));
+    let man = Command::new("man")
+        .args(["-l", "whittle.1"])
+        .env("MANPAGER", "cat")
+        .env("MANWIDTH", "100")
+        .current_dir(case.dir.path())
+        .output()
+        .expect("man is needed by this test: apt-get install -y man-db (scripts/test does this)");
+    assert!(man.status.success(), "man -l: {}", stderr(&man));
+    let text = String::from_utf8_lossy(&man.stdout);
+    for words in ["whittle reduce", "--journal-dir", "EXIT STATUS", "130"] {
+        assert!(text.contains(words), "{words} missing from:\n{text}");
+    }
 }

@@ -618,6 +618,10 @@ fn repeats_of_a_flaky_test_reach_the_test_with_a_generator() {
             "3",
             "-j",
             "1",
+            // A fixed timeout: the adaptive one times the original a number of times that
+            // depends on the machine's speed, which would shift the flaky test's phase.
+            "--timeout",
+            "60",
             "--report",
             report.to_str().expect("utf-8"),
         ],

@@ -114,9 +114,11 @@ fn tree_and_formats_know_javascript() {
     assert!(dump.contains("child: lexical_declaration"), "{dump}");
     assert!(dump.contains("name: object_pattern"), "{dump}");
     let list = stdout(&case.whittle(&["formats"]));
-    assert!(
-        list.lines()
-            .any(|l| l.starts_with("javascript") && l.contains(".js .mjs .cjs")),
-        "{list}"
-    );
+    // The name and the description on one line, the extensions on the next.
+    let lines: Vec<&str> = list.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("javascript ") && l.contains("JavaScript"))
+        .unwrap_or_else(|| panic!("{list}"));
+    assert!(lines[at + 1].trim() == ".js .mjs .cjs", "{list}");
 }

@@ -249,7 +249,7 @@ fn require_qpdf() {
         .is_ok_and(|o| o.status.success());
     assert!(
         ok,
-        "qpdf is needed by this test: apt-get install -y qpdf (.ci/run does this)"
+        "qpdf is needed by this test: apt-get install -y qpdf (scripts/test does this)"
     );
 }
 

@@ -109,13 +109,14 @@ pub struct JournalReport {
 
 impl<'a> Reduction<'a> {
     /// A reduction of `input` as `format` while `oracle` finds it interesting, with the defaults:
-    /// GTR*, one job, the gate on, no rules, each test run once, no stop flag, no observer.
+    /// `auto` (as the `whittle` command), one job, the gate on, no rules, each test run once, no
+    /// stop flag, no observer.
     pub fn new(format: &'a dyn Format, oracle: &'a dyn Oracle, input: &'a [u8]) -> Reduction<'a> {
         Reduction {
             format,
             oracle,
             input,
-            algorithm: Algorithm::GtrStar,
+            algorithm: Algorithm::Auto,
             options: Options::default(),
             repeat: 1,
             stop: None,

@@ -120,6 +120,7 @@ fn a_finished_journal_answers_a_whole_rerun_and_the_report_says_so() {
     let expected = run(&first, Algorithm::GtrStar, 1, Some(spec(&dir)));
     let again = Asked::new(None);
     let reduced = Reduction::new(&Toy, &again, INPUT)
+        .algorithm(Algorithm::GtrStar)
         .journal(spec(&dir))
         .run()
         .unwrap();
