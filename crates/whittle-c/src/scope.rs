@@ -10,8 +10,8 @@
 //! a function called without a prototype (implicit declarations, which GCC 12 accepts).
 
 use crate::names::{
-    KEYWORDS, NAME_KINDS, OPAQUE_KINDS, child, declarator_name, declared_names, holds_items,
-    is_declaration_kind, words,
+    KEYWORDS, NAME_KINDS, OPAQUE_KINDS, child, declarator_chain, declarator_name, declared_names,
+    holds_items, is_declaration_kind, words,
 };
 use std::collections::HashSet;
 use whittle_core::{NodeId, Tree};
@@ -111,6 +111,16 @@ fn declared(tree: &Tree, c: bool) -> HashSet<(Space, &[u8])> {
         {
             declared_names(tree, n).into_iter().for_each(&mut add);
         }
+        if c {
+            // GNU C's implicit `int`, which tree-sitter reads as a statement at file scope
+            // (`*q;` declares `q`) or as a definition whose type is the function's name and
+            // whose declarator is its parameters (`h(c) {…}`): the names in it are declared.
+            for part in implicit_int(tree, n) {
+                tree.subtree(part)
+                    .filter(|&m| NAME_KINDS.contains(&tree.label(m)))
+                    .for_each(&mut add);
+            }
+        }
         match label {
             // A declarator of its own outside a declaration: a parameter (also a template's),
             // a range-for's variable.
@@ -196,6 +206,29 @@ fn reserved(name: &[u8]) -> bool {
         [b'_', b'_', ..] => true,
         [b'_', c, ..] => c.is_ascii_uppercase(),
         _ => false,
+    }
+}
+
+/// The parts of `n` that declare names in GNU C's implicit `int` as tree-sitter reads it: a
+/// statement at file scope (C has none), or the type and declarator of a function definition
+/// whose declarator is no function's.
+fn implicit_int(tree: &Tree, n: NodeId) -> Vec<NodeId> {
+    match tree.label(n) {
+        "expression_statement" if tree.parent(n) == Some(tree.root()) => vec![n],
+        "function_definition" => {
+            let declarator = child(tree, n, "declarator");
+            let is_function = declarator.is_some_and(|d| {
+                declarator_chain(tree, d).any(|m| tree.label(m) == "function_declarator")
+            });
+            if is_function {
+                return Vec::new();
+            }
+            child(tree, n, "type")
+                .into_iter()
+                .chain(declarator)
+                .collect()
+        }
+        _ => Vec::new(),
     }
 }
 

@@ -59,6 +59,11 @@ fn an_incomplete_type_an_implicit_call_and_the_implementations_names_need_no_dec
     // C calls an undeclared function (GCC 12 accepts it with a warning); C++ does not.
     assert!(passes(&C, "int main(void) { return g(1); }\n"));
     assert!(!passes(&CPP, "int main() { return g(1); }\n"));
+    // GNU C's implicit `int`: `*q;` declares `q`, `h(c) {…}` defines `h` with a parameter `c`.
+    assert!(passes(
+        &C,
+        "h(c) { return c; }\n*q;\nint main(void) { return h(1) + *q; }\n"
+    ));
     // Builtins, predefined macros and attribute names.
     assert!(passes(
         &C,
