@@ -7,7 +7,7 @@
 //! once (a parameter `p` of several functions) is not followed, since which of its uses
 //! belong to the deleted declaration is what a text match cannot tell.
 
-use crate::decls::{ENTRY, deletion, deletion_span, is_data_member};
+use crate::decls::{ENTRY, deletion, deletion_span, is_data_member, used_implicitly};
 use crate::names::{
     Uses, child, declarator_name, declared_names, is_declaration, is_declaration_node, is_top_level,
 };
@@ -30,14 +30,10 @@ pub(crate) fn declarations_with_uses(doc: &Document) -> Vec<Splices> {
         {
             continue;
         }
-        let names: Vec<&[u8]> = declared_names(tree, n)
-            .into_iter()
-            .map(|m| tree.text(m))
-            .collect();
+        let leaves = declared_names(tree, n);
+        let names: Vec<&[u8]> = leaves.iter().map(|&m| tree.text(m)).collect();
         if names.is_empty()
-            || declared_names(tree, n)
-                .iter()
-                .any(|&m| crate::decls::used_implicitly(tree, m))
+            || leaves.iter().any(|&m| used_implicitly(tree, m))
             || (local && names.iter().any(|m| deps.declarations(m) > 1))
         {
             continue;
