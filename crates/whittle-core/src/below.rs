@@ -175,8 +175,18 @@ fn apply_changes_then(
     changes: &[Splices],
     after: &mut Successor<'_>,
 ) -> Result<bool, ReduceError> {
+    let kept = apply_changes_keeping(r, changes, after)?;
+    Ok(kept.len() < changes.len())
+}
+
+/// [`apply_changes_then`], returning the indices of the changes it could not apply.
+pub(crate) fn apply_changes_keeping(
+    r: &mut Reducer<'_>,
+    changes: &[Splices],
+    after: &mut Successor<'_>,
+) -> Result<Vec<usize>, ReduceError> {
     if changes.is_empty() {
-        return Ok(false);
+        return Ok(Vec::new());
     }
     // The candidate that applies every change but those `kept`.
     let applying_all_but = |kept: &[usize]| {
@@ -219,14 +229,14 @@ fn apply_changes_then(
     )?;
     if let Some(f) = found {
         r.accept(&f);
-        return Ok(true);
+        return Ok(Vec::new());
     }
     if changes.len() < 2 {
-        return Ok(false);
+        return Ok(vec![0]);
     }
     // ddmin keeps the changes it could not apply; every other one was applied and accepted.
     let (kept, _) = ddmin_by(r, changes.len(), 2, applying_all_but, render, after)?;
-    Ok(kept.len() < changes.len())
+    Ok(kept)
 }
 
 pub(crate) fn text<'t>(r: &'t Reducer<'_>, span: &Range<usize>) -> &'t [u8] {

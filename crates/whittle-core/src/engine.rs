@@ -118,6 +118,8 @@ pub struct Reducer<'a> {
     minimal: bool,
     /// Where the last ddmin over a level (and template) ended; see `algo::ddmin_level`.
     granularity: rustc_hash::FxHashMap<(usize, usize), usize>,
+    /// The list moves' rewrites the test did not allow, by [`crate::lists`]'s key.
+    refused: rustc_hash::FxHashSet<u64>,
     doc: Document,
     /// The bytes `doc` was parsed from.
     bytes: Vec<u8>,
@@ -168,6 +170,7 @@ impl<'a> Reducer<'a> {
             compiled,
             minimal: false,
             granularity: Default::default(),
+            refused: Default::default(),
             doc,
             bytes: input.to_vec(),
             best: input.to_vec(),
@@ -301,6 +304,16 @@ impl<'a> Reducer<'a> {
 
     pub(crate) fn set_granularity(&mut self, slot: (usize, usize), n: usize) {
         self.granularity.insert(slot, n);
+    }
+
+    /// Whether a list move's rewrite (by its key) was refused by the test before.
+    pub(crate) fn refused_before(&self, key: u64) -> bool {
+        self.refused.contains(&key)
+    }
+
+    /// Records that the test refused a list move's rewrite.
+    pub(crate) fn refuse(&mut self, key: u64) {
+        self.refused.insert(key);
     }
 
     /// Whether the result was shown minimal by an exhaustive search.

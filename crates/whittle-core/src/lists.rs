@@ -4,8 +4,11 @@
 //! tree moves, because they take the most bytes per test on large inputs (a preprocessed C file
 //! is mostly declarations its crash does not need).
 
-use crate::below::{apply_changes, renders_splices};
+use crate::below::{apply_changes_keeping, renders_splices};
 use crate::engine::{ReduceError, Reducer};
+use crate::lexicon::Splices;
+use crate::lookahead::Successor;
+use std::hash::{DefaultHasher, Hash, Hasher};
 
 /// Runs the format's list moves that run before the tree moves (`after_tree` false) or after
 /// them, each over the document the one before left. They are ordered from the cheapest per
@@ -25,13 +28,40 @@ pub(crate) fn reduce_lists(r: &mut Reducer<'_>, after_tree: bool) -> Result<bool
         if !renders_splices(r) {
             break;
         }
-        let changes = (m.changes)(r.doc());
+        // A rewrite the test refused in an earlier round (the function whose compilation
+        // crashes is one no declaration names) is not listed again: ddmin would spend tests
+        // in every round finding it anew. The tree moves still try to delete it.
+        let source = r.tree().source();
+        let (changes, keys): (Vec<Splices>, Vec<u64>) = (m.changes)(r.doc())
+            .into_iter()
+            .map(|c| {
+                let k = key(m.name, &c, source);
+                (c, k)
+            })
+            .filter(|&(_, k)| !r.refused_before(k))
+            .unzip();
         r.set_phase(m.name);
-        let changed = apply_changes(r, &changes)?;
+        let kept = apply_changes_keeping(r, &changes, &mut Successor::none())?;
+        for &i in &kept {
+            r.refuse(keys[i]);
+        }
+        let changed = kept.len() < changes.len();
         r.commit()?;
         changed_any |= changed;
         next = if changed { 0 } else { next + 1 };
     }
     r.set_phase("tree");
     Ok(changed_any)
+}
+
+/// What identifies a list move's rewrite across rounds: the move, and what it replaces with
+/// what (the text of each range, not its offsets, which shift as the file shrinks).
+fn key(name: &str, change: &Splices, source: &[u8]) -> u64 {
+    let mut h = DefaultHasher::new();
+    name.hash(&mut h);
+    for (range, bytes) in change.iter() {
+        source[range.clone()].hash(&mut h);
+        bytes.hash(&mut h);
+    }
+    h.finish()
 }

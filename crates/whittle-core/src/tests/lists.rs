@@ -105,3 +105,31 @@ fn after_a_list_move_changed_something_the_first_one_runs_again_before_the_next(
         (Some(&1), Some(&1), Some(&1))
     );
 }
+
+#[test]
+fn a_rewrite_the_test_refused_is_not_listed_again() {
+    // Interesting while `u` and `kk` are there. `bodies` deletes `b(x)`; `unused` then lists
+    // `u`, which the test refuses; `rest` deletes `t`, and the round starts again from
+    // `unused`, which lists `u` again: it is not tested again.
+    let test = |bytes: &[u8]| {
+        let text = String::from_utf8_lossy(bytes);
+        let words: Vec<&str> = text.split_whitespace().collect();
+        words.contains(&"u") && words.contains(&"kk")
+    };
+    let reduced = Reduction::new(&Listed, &test, b"u b(x) t kk")
+        .algorithm(Algorithm::Auto)
+        .jobs(1)
+        .run()
+        .expect("runs");
+    let by_move = &reduced.report.stats.tests_by_move;
+    assert_eq!(
+        (
+            by_move.get("unused"),
+            by_move.get("bodies"),
+            by_move.get("rest")
+        ),
+        (Some(&1), Some(&1), Some(&1))
+    );
+    let best = String::from_utf8(reduced.best).unwrap();
+    assert_eq!(best.split_whitespace().collect::<Vec<_>>(), ["u", "kk"]);
+}
