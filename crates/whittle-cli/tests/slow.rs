@@ -27,6 +27,11 @@ fn rows() -> String {
 /// has `row 7` and `row 23`. It runs in a scratch directory, so it names the case's files by
 /// absolute path.
 fn counting_test(case: &Case) {
+    counting_test_after(case, "");
+}
+
+/// [`counting_test`], with `first` run at the start of each test that is not killed.
+fn counting_test_after(case: &Case, first: &str) {
     let d = case.dir.path().display();
     case.script(
         "t.sh",
@@ -38,6 +43,7 @@ if [ -f {d}/kill-at ] && [ "$n" -eq "$(cat {d}/kill-at)" ]; then
   kill -KILL "$(cat {d}/whittle.pid)"
   exit 1
 fi
+{first}
 sha256sum < "$1" | cut -c1-64 >> {d}/seen
 grep -qx 'row 7' "$1" && grep -qx 'row 23' "$1""#
         ),
@@ -127,6 +133,79 @@ fn a_run_killed_with_sigkill_resumes_to_the_same_result_without_testing_a_candid
     );
     assert_eq!(after_kill.len(), all.len() - (kill_at - 1));
     assert!(!journal.exists(), "the finished run removes the journal");
+}
+
+/// Runs `args` with the test of `case`, killed by the test on its run numbered `kill_at`, and
+/// returns how many times the test ran before the kill.
+fn killed_at(case: &Case, args: &[&str], kill_at: usize) -> usize {
+    case.write("kill-at", &kill_at.to_string());
+    let child = case
+        .command(args)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    case.write("whittle.pid", &child.id().to_string());
+    let killed = child.wait_with_output().unwrap();
+    assert_eq!(killed.status.signal(), Some(9), "{}", stderr(&killed));
+    fs::remove_file(case.path("kill-at")).unwrap();
+    runs(case)
+}
+
+/// How many times the test of `case` ran (each run counts itself first).
+fn runs(case: &Case) -> usize {
+    fs::read_to_string(case.path("runs")).map_or(0, |n| n.trim().parse().unwrap())
+}
+
+#[test]
+fn a_resumed_run_with_the_adaptive_timeout_takes_the_originals_timing_from_the_journal() {
+    // The default adaptive timeout times the original input, running it again until it ran five
+    // times or for 1 s in all. The original's test here takes over a second (the candidates'
+    // take milliseconds), so it is timed exactly once, by the first test, on any machine: the
+    // count of test runs does not depend on the machine's speed.
+    let slow_original = r#"[ "$(wc -l < "$1")" -eq 60 ] && sleep 1.1"#;
+    let args = ["reduce", "in.txt", "--test", "./t.sh", "-j", "1"];
+    let whole = Case::new();
+    counting_test_after(&whole, slow_original);
+    let out = whole.whittle(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let expected = fs::read_to_string(whole.path("in.reduced.txt")).unwrap();
+    assert_eq!(expected, "row 7\nrow 23\n");
+    let uninterrupted = runs(&whole);
+    assert_eq!(uninterrupted, whole.lines("seen").len());
+
+    // Killed by its own test in the test of the empty file (the second, after the original's),
+    // at the first candidate, and in the middle of the reduction; then run again. Only the test that was running at the kill runs twice: a
+    // resumed run does not run the test on the original again to time it (it used to, once
+    // per timing run the killed run had made: here once more).
+    for kill_at in [2, 3, uninterrupted / 2] {
+        let case = Case::new();
+        counting_test_after(&case, slow_original);
+        assert_eq!(killed_at(&case, &args, kill_at), kill_at);
+        let journal = fs::read_to_string(case.path("in.reduced.txt.journal")).unwrap();
+        let original = journal
+            .lines()
+            .find(|l| l.starts_with("original "))
+            .unwrap_or_else(|| panic!("the original's timing is journaled: {journal}"));
+        assert_eq!(original.split(' ').count(), 2, "one timed run: {original}");
+        let resumed = case.whittle(&args);
+        let err = stderr(&resumed);
+        assert!(resumed.status.success(), "{err}");
+        assert!(err.contains("resuming with the journal"), "{err}");
+        assert_eq!(
+            runs(&case),
+            uninterrupted + 1,
+            "killed at run {kill_at}: only the test running at the kill ran again"
+        );
+        assert_eq!(
+            fs::read_to_string(case.path("in.reduced.txt")).unwrap(),
+            expected
+        );
+        let mut seen = case.lines("seen");
+        let mut all = whole.lines("seen");
+        seen.sort();
+        all.sort();
+        assert_eq!(seen, all, "the same tests as the uninterrupted run");
+    }
 }
 
 #[test]
