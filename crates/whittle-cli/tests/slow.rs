@@ -1,20 +1,14 @@
 //! End-to-end tests of slow and stuck runs: resuming after SIGKILL with the journal, the check of
 //! the format's rewriting before reducing, and the progress lines and stall message of a run
 //! whose standard error is a file.
-#![allow(
-    clippy::disallowed_methods,
-    reason = "these tests run the whittle binary and real test commands"
-)]
 
 use std::collections::HashSet;
 use std::fs;
 use std::os::unix::process::ExitStatusExt;
-use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{Case, stderr};
+use crate::util::{Case, require, stderr};
 
 /// Sixty numbered lines; the test wants two of them.
 fn rows() -> String {
@@ -321,28 +315,11 @@ fn a_journal_of_another_input_or_test_is_refused_and_fresh_starts_over() {
     );
 }
 
-fn require_qpdf() {
-    let ok = Command::new("qpdf")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        ok,
-        "qpdf is needed by this test: apt-get install -y qpdf (scripts/test does this)"
-    );
-}
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/pdf")
-        .join(name)
-}
-
 #[test]
 fn a_test_that_rejects_the_formats_rewriting_stops_before_reducing_with_status_2() {
-    require_qpdf();
+    require("qpdf", "qpdf");
     let case = Case::new();
-    fs::copy(fixture("encrypted-rc4.pdf"), case.path("enc.pdf")).unwrap();
+    case.copy("pdf/encrypted-rc4.pdf", "enc.pdf");
     // The test: the file is still encrypted (qpdf --is-encrypted exits 0 only then). With
     // --pdf-decrypt every PDF whittle writes is decrypted, so no candidate can pass.
     let runs = case.path("runs");
