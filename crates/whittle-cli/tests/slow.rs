@@ -85,15 +85,7 @@ fn a_run_killed_with_sigkill_resumes_to_the_same_result_without_testing_a_candid
     // Three quarters of the way: GTR* first tries each line in place of the whole file, so
     // the improvements come in the second half.
     let kill_at = 3 * all.len() / 4;
-    case.write("kill-at", &kill_at.to_string());
-    let child = case
-        .command(&REDUCE)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    case.write("whittle.pid", &child.id().to_string());
-    let killed = child.wait_with_output().unwrap();
-    assert_eq!(killed.status.signal(), Some(9), "{}", stderr(&killed));
+    assert_eq!(killed_at(&case, &REDUCE, kill_at), kill_at);
     let before_kill = case.lines("seen");
     assert_eq!(before_kill.len(), kill_at - 1);
     let partial = fs::read(case.path("in.reduced.txt")).expect("a result before the kill");
@@ -101,7 +93,6 @@ fn a_run_killed_with_sigkill_resumes_to_the_same_result_without_testing_a_candid
     let journal = case.path("in.reduced.txt.journal");
     assert!(journal.exists());
 
-    fs::remove_file(case.path("kill-at")).unwrap();
     let resumed = case.whittle(&REDUCE);
     let err = stderr(&resumed);
     assert!(resumed.status.success(), "{err}");
@@ -266,11 +257,7 @@ fn a_journal_of_another_input_or_test_is_refused_and_fresh_starts_over() {
     counting_test(&case);
     let journal = case.path("in.reduced.txt.journal");
     // A run interrupted by its test's kill leaves a journal behind.
-    case.write("kill-at", "5");
-    let child = case.command(&REDUCE).spawn().unwrap();
-    case.write("whittle.pid", &child.id().to_string());
-    child.wait_with_output().unwrap();
-    fs::remove_file(case.path("kill-at")).unwrap();
+    killed_at(&case, &REDUCE, 5);
     assert!(journal.exists());
 
     let other_test = case.whittle(&[
