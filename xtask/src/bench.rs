@@ -54,6 +54,10 @@ pub(crate) struct BenchArgs {
     /// last run (`docs/benchmarks.json`), after a change to how they are shown.
     #[arg(long, conflicts_with_all = ["quick", "cases", "reducers"])]
     redraw: bool,
+    /// Do not install the programs the cases call when they are missing (`cargo xtask install`
+    /// does that on its own): their cases are then marked "not run: tool missing".
+    #[arg(long)]
+    no_install: bool,
 }
 
 impl BenchArgs {
@@ -149,8 +153,23 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
         }
     }
 
-    // Everything that can be missing is looked for before the long build. A case whose tools
-    // are missing is skipped (and said so in the document), not the whole benchmark.
+    // The programs the cases call are installed first when missing (apt-get, pip or npm, as
+    // each tool's `install` field says); a failed installation stops the benchmark and says
+    // what failed, before the long build.
+    if !args.no_install {
+        let planned: Vec<Case> = cases
+            .iter()
+            .filter(|c| !c.plan(args.quick).is_empty())
+            .cloned()
+            .collect();
+        let installed = crate::install::install_missing(&planned)?;
+        if !installed.is_empty() {
+            eprintln!("installed {}", installed.join(", "));
+        }
+    }
+    // Everything that can be missing is looked for before the long build. With --no-install, a
+    // case whose tools are missing is skipped (and said so in the document), not the whole
+    // benchmark.
     let mut tools: Vec<(String, String)> = Vec::new();
     let mut not_run: Vec<Option<NotRun>> = Vec::new();
     for case in &cases {

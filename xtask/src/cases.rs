@@ -158,13 +158,16 @@ pub(crate) struct Plan {
     pub(crate) others: Vec<Other>,
 }
 
-/// A program a case needs; without it the case is skipped ("tool missing").
+/// A program a case's test calls. `cargo xtask bench` (and `cargo xtask install`) installs it
+/// when it is missing, as `install` says; with `bench --no-install` the case is skipped instead
+/// ("tool missing").
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Tool {
     pub(crate) program: String,
     pub(crate) version: Version,
-    /// How to get it, for the note when it is missing.
+    /// How to install it: an `apt-get install`, `pip install` or `npm install` command, which
+    /// xtask runs when the program is missing (`install::installer` reads it).
     pub(crate) install: String,
 }
 

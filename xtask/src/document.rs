@@ -88,8 +88,15 @@ pub(crate) fn document(
         env.cpu, env.nproc, env.memory, env.os
     );
     let _ = writeln!(d, "- whittle: git {}", env.whittle_commit);
+    let _ = writeln!(
+        d,
+        "- Tools: the programs the cases call are installed by the benchmark when missing, as \
+         each case's `install` field in `xtask/cases/` says (apt-get, pip or npm; `cargo xtask \
+         install` does only that), and the other reducers and the oracles' npm packages, pinned, \
+         under `target/bench-tools/`. The versions:"
+    );
     for (asked, answer) in &env.tools {
-        let _ = writeln!(d, "- `{asked}`: {answer}");
+        let _ = writeln!(d, "  - `{asked}`: {answer}");
     }
     let _ = writeln!(d, "- rustc: {}", env.rustc);
     let _ = writeln!(

@@ -1,8 +1,9 @@
 //! Installing and finding the tools the benchmark runs: the release binary, the other
-//! reducers (pinned: Debian, PyPI, crates.io), the npm tools of the oracles, and the versions
-//! of the programs the cases need.
+//! reducers (pinned: Debian, PyPI, crates.io), the npm tools of the oracles, the programs the
+//! cases' tests call (their `[[tools]]`, installed as their `install` field says), and the
+//! versions of them all.
 
-use crate::cases::{NpmTool, Tool, Version};
+use crate::cases::{Case, NpmTool, Tool, Version};
 use crate::measure::stderr_tail;
 use crate::reducers::{Install, Other};
 use crate::{capture, command};
@@ -292,3 +293,213 @@ pub(crate) fn capture_any(cmd: &mut std::process::Command) -> Result<String> {
     text.push_str(&String::from_utf8_lossy(&out.stderr));
     Ok(text)
 }
+
+/// How a tool a case calls is installed, read from its `install` field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Installer {
+    /// `apt-get install -y PACKAGE…`: Debian packages.
+    Apt(Vec<String>),
+    /// `pip install PACKAGE…` (or `python3 -m pip install …`): PyPI packages.
+    Pip(Vec<String>),
+    /// `npm install -g PACKAGE…`: npm packages, installed globally.
+    Npm(Vec<String>),
+}
+
+/// The installer of an `install` field (`apt-get install -y origami-pdf`); `Err` if it is not a
+/// command xtask runs (`apt-get`/`apt`, `pip`/`pip3`/`python3 -m pip` or `npm`, each with
+/// `install` and at least one package; a leading `sudo` is allowed).
+pub(crate) fn installer(install: &str) -> Result<Installer, String> {
+    let mut words: Vec<&str> = install.split_whitespace().collect();
+    if words.first() == Some(&"sudo") {
+        words.remove(0);
+    }
+    type Make = fn(Vec<String>) -> Installer;
+    let (kind, rest): (Make, &[&str]) = match words.as_slice() {
+        ["apt-get" | "apt", "install", rest @ ..] => (Installer::Apt, rest),
+        ["pip" | "pip3", "install", rest @ ..] => (Installer::Pip, rest),
+        ["python3" | "python", "-m", "pip", "install", rest @ ..] => (Installer::Pip, rest),
+        ["npm", "install" | "i", rest @ ..] => (Installer::Npm, rest),
+        _ => {
+            return Err(format!(
+                "`{install}` is not an install command xtask runs (apt-get, pip or npm install)"
+            ));
+        }
+    };
+    let packages: Vec<String> = rest
+        .iter()
+        .filter(|w| !w.starts_with('-'))
+        .map(|w| w.to_string())
+        .collect();
+    if packages.is_empty() {
+        return Err(format!("`{install}` names no package"));
+    }
+    Ok(kind(packages))
+}
+
+/// The commands that install `missing` (tools and their install fields), in order: one
+/// `apt-get update` and one `apt-get install` for every Debian package, then one `pip install`
+/// and one `npm install -g`; each package once. Without `as_root` they run under `sudo`.
+/// `Err` names a tool whose install field is not a command xtask runs.
+pub(crate) fn install_commands(missing: &[&Tool], as_root: bool) -> Result<Vec<Vec<String>>> {
+    let (mut apt, mut pip, mut npm) = (Vec::new(), Vec::new(), Vec::new());
+    for tool in missing {
+        let into = match installer(&tool.install) {
+            Ok(Installer::Apt(p)) => (&mut apt, p),
+            Ok(Installer::Pip(p)) => (&mut pip, p),
+            Ok(Installer::Npm(p)) => (&mut npm, p),
+            Err(why) => bail!(
+                "`{}` is missing and cannot be installed: {why}; install it by hand, or leave its \
+                 cases out with --case",
+                tool.program
+            ),
+        };
+        for package in into.1 {
+            if !into.0.contains(&package) {
+                into.0.push(package);
+            }
+        }
+    }
+    let words = |w: &[&str]| w.iter().map(|w| w.to_string()).collect::<Vec<String>>();
+    let mut commands = Vec::new();
+    if !apt.is_empty() {
+        commands.push(words(&["apt-get", "update", "-qq"]));
+        let mut install = words(&[
+            "env",
+            "DEBIAN_FRONTEND=noninteractive",
+            "apt-get",
+            "install",
+            "-y",
+            "-qq",
+        ]);
+        install.extend(apt);
+        commands.push(install);
+    }
+    if !pip.is_empty() {
+        let mut install = words(&["python3", "-m", "pip", "install", "-q"]);
+        install.extend(pip);
+        commands.push(install);
+    }
+    if !npm.is_empty() {
+        let mut install = words(&["npm", "install", "-g"]);
+        install.extend(npm);
+        commands.push(install);
+    }
+    if !as_root {
+        for c in &mut commands {
+            c.insert(0, "sudo".to_string());
+        }
+    }
+    Ok(commands)
+}
+
+/// The tools of `cases` (each program once) that are missing here, with why.
+pub(crate) fn missing_tools(cases: &[Case]) -> Vec<(&Tool, String)> {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut missing = Vec::new();
+    for tool in cases.iter().flat_map(|c| &c.tools) {
+        if seen.contains(&tool.program.as_str()) {
+            continue;
+        }
+        seen.push(&tool.program);
+        if let Err(why) = tool_version(tool) {
+            missing.push((tool, why));
+        }
+    }
+    missing
+}
+
+/// Installs the tools of `cases` that are missing (apt-get, pip or npm, as their `install`
+/// fields say) and checks that each runs afterwards. Returns the programs it installed; `Err`
+/// says which command failed or which tool is still missing, and how to go on without it.
+pub(crate) fn install_missing(cases: &[Case]) -> Result<Vec<String>> {
+    let missing = missing_tools(cases);
+    if missing.is_empty() {
+        return Ok(Vec::new());
+    }
+    let tools: Vec<&Tool> = missing.iter().map(|(t, _)| *t).collect();
+    let names: Vec<String> = tools.iter().map(|t| format!("`{}`", t.program)).collect();
+    let as_root = capture(command("id").arg("-u")).is_ok_and(|u| u.trim() == "0");
+    let commands = install_commands(&tools, as_root)?;
+    eprintln!(
+        "installing {} for the cases: {}",
+        crate::cases::join_words(&names),
+        commands
+            .iter()
+            .map(|c| c.join(" "))
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+    run_installs(&commands, &names)?;
+    let still: Vec<String> = tools.iter().filter_map(|t| tool_version(t).err()).collect();
+    if !still.is_empty() {
+        bail!(
+            "after installing, {}; leave their cases out with --case",
+            still.join("; ")
+        );
+    }
+    Ok(tools.iter().map(|t| t.program.clone()).collect())
+}
+
+/// `cargo xtask install`: what the benchmark needs that is not there.
+#[derive(clap::Args, Debug)]
+pub(crate) struct InstallArgs {
+    /// Only the tools of this case (by its id; repeatable). Default: every case.
+    #[arg(long = "case", value_name = "ID")]
+    cases: Vec<String>,
+}
+
+/// Installs the programs the cases call and the npm tools of their oracles, where missing;
+/// `cargo xtask bench` does the same before it runs.
+pub(crate) fn run(args: &InstallArgs) -> Result<std::process::ExitCode> {
+    let root = crate::workspace_root();
+    let all = crate::cases::load(&crate::cases::cases_dir())?;
+    let cases = crate::bench::select_cases(&all, &args.cases)?;
+    let installed = install_missing(&cases)?;
+    for case in &cases {
+        if let Some(npm) = &case.npm {
+            ensure_npm(&root, npm)
+                .map_err(|why| anyhow::anyhow!("case {}: {}: {why}", case.id, npm.name))?;
+        }
+    }
+    for program in &installed {
+        if let Some(tool) = cases
+            .iter()
+            .flat_map(|c| &c.tools)
+            .find(|t| t.program == *program)
+        {
+            let version = tool_version(tool).unwrap_or_else(|why| why);
+            eprintln!("installed {program}: {version}");
+        }
+    }
+    if installed.is_empty() {
+        eprintln!("every program the cases call is installed");
+    }
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// Runs the install commands in order, stopping at the first that fails with what it said;
+/// `names` are the tools they install, for the way out.
+fn run_installs(commands: &[Vec<String>], names: &[String]) -> Result<()> {
+    for c in commands {
+        let out = command(&c[0])
+            .args(&c[1..])
+            .stdin(Stdio::null())
+            .output()
+            .with_context(|| format!("cannot run `{}`", c.join(" ")))?;
+        if !out.status.success() {
+            let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
+            text.push_str(&String::from_utf8_lossy(&out.stderr));
+            bail!(
+                "`{}` failed ({}): {}; install {} by hand, or leave their cases out with --case",
+                c.join(" "),
+                out.status,
+                stderr_tail(&text),
+                crate::cases::join_words(names)
+            );
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -19,6 +19,9 @@
 //! - `cargo xtask corpora [--only python|javascript|xml|pdf|c|cpp]` fetches the pinned corpora,
 //!   relearns the shipped rules `corpora/*.rules.json` and writes `corpora/manifest.json` and
 //!   `docs/learning-curve.svg`;
+//! - `cargo xtask install [--case ID]...` installs the programs the cases call (their `[[tools]]`,
+//!   by apt-get, pip or npm as each `install` field says) and the npm tools of their oracles,
+//!   where missing; `cargo xtask bench` does it first (unless `--no-install`);
 //! - `cargo xtask dist [--check]` builds the wheel (maturin, `pyproject.toml`) and the man page
 //!   `whittle.1` into `target/dist/`, and with `--check` installs the wheel into a fresh virtual
 //!   environment and runs the README's example and a guard check from there;
@@ -79,6 +82,9 @@ enum Task {
     Greduce(greduce::GreduceArgs),
     /// Fuzz one format with AFL++ (cargo-afl) from its saved corpus; see docs/fuzzing.md.
     Fuzz(fuzz::FuzzArgs),
+    /// Install the programs the benchmark's cases call (apt-get, pip or npm, as each tool's
+    /// `install` says) and the npm tools of their oracles, where missing; bench does it too.
+    Install(install::InstallArgs),
     /// Build the wheel (maturin) and the man page into target/dist/; with --check, install the
     /// wheel into a fresh virtual environment and run whittle from there.
     Dist(dist::DistArgs),
@@ -97,6 +103,7 @@ fn main() -> ExitCode {
         Task::Greduce(args) => greduce::run(&args),
         Task::Fuzz(args) => fuzz::run(&args),
         Task::Dist(args) => dist::run(&args),
+        Task::Install(args) => install::run(&args),
         Task::Measure(args) => measure::run(&args),
     };
     match result {

@@ -1,12 +1,7 @@
 //! End-to-end test of `whittle` on C, with the real `gcc-12` as the oracle: a compiler crash
 //! given on the command line with `--expect`, as docs/c.md shows it.
-#![allow(
-    clippy::disallowed_methods,
-    reason = "these tests run the whittle binary and gcc-12"
-)]
 
-mod common;
-use common::{Case, read, stderr};
+use crate::util::{Case, read, stderr};
 
 /// A small translation unit with the function of GCC PR 113013 among others (the bench's Lua
 /// case in miniature): `gcc-12 -O2` dies in the objsz pass. Debian's gcc-12 12.2.0 is the

@@ -1,33 +1,13 @@
 //! End-to-end tests of the `whittle` binary with real external tests (sh, grep, xmllint).
-#![allow(
-    clippy::disallowed_methods,
-    reason = "these tests run the whittle binary and real test commands"
-)]
 
 use std::fs;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{Case, read, stderr};
-
-/// Whether a process is still running (a killed one may linger as a zombie until reaped).
-fn running(pid: &str) -> bool {
-    fs::read_to_string(format!("/proc/{pid}/status")).is_ok_and(|s| {
-        !s.lines()
-            .any(|l| l.starts_with("State:") && l.contains('Z'))
-    })
-}
+use crate::util::{Case, read, require, running, stderr};
 
 fn require_xmllint() {
-    let ok = Command::new("xmllint")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        ok,
-        "xmllint is needed by this test: apt-get install -y libxml2-utils (scripts/test does this)"
-    );
+    require("xmllint", "libxml2-utils");
 }
 
 const CATALOG: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
@@ -383,8 +363,8 @@ fn sigterm_leaves_the_best_result_so_far_on_disk() {
     let text: String = (0..64).map(|i| format!("row {i}\n")).collect();
     case.write("in.txt", &text);
     case.script("slow.sh", "sleep 0.2\ngrep -q 'row 42$' \"$1\"");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_whittle"))
-        .args([
+    let mut child = case
+        .command(&[
             "reduce",
             "in.txt",
             "--test",
@@ -394,7 +374,6 @@ fn sigterm_leaves_the_best_result_so_far_on_disk() {
             "-a",
             "ddmin",
         ])
-        .current_dir(case.dir.path())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();

@@ -1,51 +1,15 @@
 //! End-to-end tests of generator-based reduction (`whittle reduce --generator`, GReduce) with
 //! real generators run by python3 through the shipped client `whittle_gen.py`.
-#![allow(
-    clippy::disallowed_methods,
-    reason = "these tests run the whittle binary, python3 and the generators' checks"
-)]
 
+use crate::util::{self, python, stderr, whittle};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::OnceLock;
 use whittle_core::{Edit, Edits, Format, NodeId};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
+/// The directory of an example generator.
 fn fixture(name: &str) -> PathBuf {
-    root()
-        .join("fixtures/generators")
-        .join(name)
-        .canonicalize()
-        .expect("fixture")
-}
-
-/// The real interpreter behind `python3` (on this machine `python3` can be a slow pyenv shim).
-fn python() -> &'static str {
-    static PY: OnceLock<String> = OnceLock::new();
-    PY.get_or_init(|| {
-        let o = Command::new("python3")
-            .args(["-c", "import sys; print(sys.executable)"])
-            .output()
-            .expect("python3 is needed by these tests");
-        assert!(o.status.success(), "python3 does not run");
-        String::from_utf8_lossy(&o.stdout).trim().to_string()
-    })
-}
-
-fn whittle(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_whittle"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run whittle")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    util::fixture(&format!("generators/{name}"))
 }
 
 /// Runs `gen.py` of a generator with `args` (and the alignment strategy, if any).

@@ -1,11 +1,6 @@
 //! End-to-end tests of `whittle` on JavaScript, with `node` as the real oracle.
-#![allow(
-    clippy::disallowed_methods,
-    reason = "these tests run the whittle binary, node and real test commands"
-)]
 
-mod common;
-use common::{Case, read, stderr, stdout};
+use crate::util::{Case, read, stderr, stdout};
 
 /// An order book in the "standard" style (no semicolons, `;(` and `;[` lines). An unknown discount
 /// code makes `node` throw a TypeError four calls deep.

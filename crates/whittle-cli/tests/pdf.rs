@@ -1,38 +1,18 @@
 //! End-to-end tests of `whittle` on PDFs, with qpdf (and, opt-in, pdf.js) as the analyser.
-#![allow(
-    clippy::disallowed_methods,
-    reason = "these tests run the whittle binary, qpdf and real test commands"
-)]
 
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/pdf")
-        .join(name)
-}
+use crate::util::{Case, require, stderr, stdout};
 
-mod common;
-use common::{Case, stderr, stdout};
-
-/// A scratch directory holding a copy of a fixture.
+/// A scratch directory holding a copy of a fixture of `fixtures/pdf`.
 fn with(fixture_name: &str) -> Case {
     let case = Case::new();
-    fs::copy(fixture(fixture_name), case.path(fixture_name)).expect("copy fixture");
+    case.copy(&format!("pdf/{fixture_name}"), fixture_name);
     case
 }
 
 fn require_qpdf() {
-    let ok = Command::new("qpdf")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        ok,
-        "qpdf is needed by this test: apt-get install -y qpdf (scripts/test does this)"
-    );
+    require("qpdf", "qpdf");
 }
 
 /// The oracle: qpdf reads the file (warnings allowed), and in its JSON form the catalog's

@@ -1,37 +1,13 @@
 //! End-to-end tests of the test processes: nothing a test starts survives it (also a helper that
 //! leaves the test's process group, as GNU `timeout` does, and also when whittle is killed with
 //! SIGKILL), and the adaptive timeout when no `--timeout` is given.
-#![allow(
-    clippy::disallowed_methods,
-    reason = "these tests run the whittle binary and real test commands"
-)]
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn script(dir: &Path, name: &str, body: &str) {
-    let p = dir.join(name);
-    fs::write(&p, format!("#!/bin/sh\n{body}\n")).expect("write script");
-    use std::os::unix::fs::PermissionsExt;
-    fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).expect("chmod");
-}
-
-fn whittle(dir: &Path, args: &[&str]) -> Output {
-    whittle_at(Path::new(env!("CARGO_BIN_EXE_whittle")), dir, args)
-}
-
-fn whittle_at(binary: &Path, dir: &Path, args: &[&str]) -> Output {
-    Command::new(binary)
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run whittle")
-}
-
-mod common;
-use common::stderr;
+use crate::util::{script, stderr, whittle, whittle_at};
 
 /// A sleep duration no other process on the machine uses: it marks the test's processes in
 /// `/proc/*/cmdline`.

@@ -1,11 +1,6 @@
 //! End-to-end test of `whittle` on Python, with the real `python3` as the oracle.
-#![allow(
-    clippy::disallowed_methods,
-    reason = "these tests run the whittle binary and python3"
-)]
 
-mod common;
-use common::{Case, read, stderr};
+use crate::util::{Case, read, stderr};
 
 const PY_APP: &str = r#"import sys
 

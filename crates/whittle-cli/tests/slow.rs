@@ -1,20 +1,14 @@
 //! End-to-end tests of slow and stuck runs: resuming after SIGKILL with the journal, the check of
 //! the format's rewriting before reducing, and the progress lines and stall message of a run
 //! whose standard error is a file.
-#![allow(
-    clippy::disallowed_methods,
-    reason = "these tests run the whittle binary and real test commands"
-)]
 
 use std::collections::HashSet;
 use std::fs;
 use std::os::unix::process::ExitStatusExt;
-use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{Case, stderr};
+use crate::util::{Case, require, stderr};
 
 /// Sixty numbered lines; the test wants two of them.
 fn rows() -> String {
@@ -27,6 +21,11 @@ fn rows() -> String {
 /// has `row 7` and `row 23`. It runs in a scratch directory, so it names the case's files by
 /// absolute path.
 fn counting_test(case: &Case) {
+    counting_test_after(case, "");
+}
+
+/// [`counting_test`], with `first` run at the start of each test that is not killed.
+fn counting_test_after(case: &Case, first: &str) {
     let d = case.dir.path().display();
     case.script(
         "t.sh",
@@ -38,6 +37,7 @@ if [ -f {d}/kill-at ] && [ "$n" -eq "$(cat {d}/kill-at)" ]; then
   kill -KILL "$(cat {d}/whittle.pid)"
   exit 1
 fi
+{first}
 sha256sum < "$1" | cut -c1-64 >> {d}/seen
 grep -qx 'row 7' "$1" && grep -qx 'row 23' "$1""#
         ),
@@ -85,15 +85,7 @@ fn a_run_killed_with_sigkill_resumes_to_the_same_result_without_testing_a_candid
     // Three quarters of the way: GTR* first tries each line in place of the whole file, so
     // the improvements come in the second half.
     let kill_at = 3 * all.len() / 4;
-    case.write("kill-at", &kill_at.to_string());
-    let child = case
-        .command(&REDUCE)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    case.write("whittle.pid", &child.id().to_string());
-    let killed = child.wait_with_output().unwrap();
-    assert_eq!(killed.status.signal(), Some(9), "{}", stderr(&killed));
+    assert_eq!(killed_at(&case, &REDUCE, kill_at), kill_at);
     let before_kill = case.lines("seen");
     assert_eq!(before_kill.len(), kill_at - 1);
     let partial = fs::read(case.path("in.reduced.txt")).expect("a result before the kill");
@@ -101,7 +93,6 @@ fn a_run_killed_with_sigkill_resumes_to_the_same_result_without_testing_a_candid
     let journal = case.path("in.reduced.txt.journal");
     assert!(journal.exists());
 
-    fs::remove_file(case.path("kill-at")).unwrap();
     let resumed = case.whittle(&REDUCE);
     let err = stderr(&resumed);
     assert!(resumed.status.success(), "{err}");
@@ -127,6 +118,79 @@ fn a_run_killed_with_sigkill_resumes_to_the_same_result_without_testing_a_candid
     );
     assert_eq!(after_kill.len(), all.len() - (kill_at - 1));
     assert!(!journal.exists(), "the finished run removes the journal");
+}
+
+/// Runs `args` with the test of `case`, killed by the test on its run numbered `kill_at`, and
+/// returns how many times the test ran before the kill.
+fn killed_at(case: &Case, args: &[&str], kill_at: usize) -> usize {
+    case.write("kill-at", &kill_at.to_string());
+    let child = case
+        .command(args)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    case.write("whittle.pid", &child.id().to_string());
+    let killed = child.wait_with_output().unwrap();
+    assert_eq!(killed.status.signal(), Some(9), "{}", stderr(&killed));
+    fs::remove_file(case.path("kill-at")).unwrap();
+    runs(case)
+}
+
+/// How many times the test of `case` ran (each run counts itself first).
+fn runs(case: &Case) -> usize {
+    fs::read_to_string(case.path("runs")).map_or(0, |n| n.trim().parse().unwrap())
+}
+
+#[test]
+fn a_resumed_run_with_the_adaptive_timeout_takes_the_originals_timing_from_the_journal() {
+    // The default adaptive timeout times the original input, running it again until it ran five
+    // times or for 1 s in all. The original's test here takes over a second (the candidates'
+    // take milliseconds), so it is timed exactly once, by the first test, on any machine: the
+    // count of test runs does not depend on the machine's speed.
+    let slow_original = r#"[ "$(wc -l < "$1")" -eq 60 ] && sleep 1.1"#;
+    let args = ["reduce", "in.txt", "--test", "./t.sh", "-j", "1"];
+    let whole = Case::new();
+    counting_test_after(&whole, slow_original);
+    let out = whole.whittle(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let expected = fs::read_to_string(whole.path("in.reduced.txt")).unwrap();
+    assert_eq!(expected, "row 7\nrow 23\n");
+    let uninterrupted = runs(&whole);
+    assert_eq!(uninterrupted, whole.lines("seen").len());
+
+    // Killed by its own test in the test of the empty file (the second, after the original's),
+    // at the first candidate, and in the middle of the reduction; then run again. Only the test that was running at the kill runs twice: a
+    // resumed run does not run the test on the original again to time it (it used to, once
+    // per timing run the killed run had made: here once more).
+    for kill_at in [2, 3, uninterrupted / 2] {
+        let case = Case::new();
+        counting_test_after(&case, slow_original);
+        assert_eq!(killed_at(&case, &args, kill_at), kill_at);
+        let journal = fs::read_to_string(case.path("in.reduced.txt.journal")).unwrap();
+        let original = journal
+            .lines()
+            .find(|l| l.starts_with("original "))
+            .unwrap_or_else(|| panic!("the original's timing is journaled: {journal}"));
+        assert_eq!(original.split(' ').count(), 2, "one timed run: {original}");
+        let resumed = case.whittle(&args);
+        let err = stderr(&resumed);
+        assert!(resumed.status.success(), "{err}");
+        assert!(err.contains("resuming with the journal"), "{err}");
+        assert_eq!(
+            runs(&case),
+            uninterrupted + 1,
+            "killed at run {kill_at}: only the test running at the kill ran again"
+        );
+        assert_eq!(
+            fs::read_to_string(case.path("in.reduced.txt")).unwrap(),
+            expected
+        );
+        let mut seen = case.lines("seen");
+        let mut all = whole.lines("seen");
+        seen.sort();
+        all.sort();
+        assert_eq!(seen, all, "the same tests as the uninterrupted run");
+    }
 }
 
 #[test]
@@ -193,11 +257,7 @@ fn a_journal_of_another_input_or_test_is_refused_and_fresh_starts_over() {
     counting_test(&case);
     let journal = case.path("in.reduced.txt.journal");
     // A run interrupted by its test's kill leaves a journal behind.
-    case.write("kill-at", "5");
-    let child = case.command(&REDUCE).spawn().unwrap();
-    case.write("whittle.pid", &child.id().to_string());
-    child.wait_with_output().unwrap();
-    fs::remove_file(case.path("kill-at")).unwrap();
+    killed_at(&case, &REDUCE, 5);
     assert!(journal.exists());
 
     let other_test = case.whittle(&[
@@ -242,28 +302,11 @@ fn a_journal_of_another_input_or_test_is_refused_and_fresh_starts_over() {
     );
 }
 
-fn require_qpdf() {
-    let ok = Command::new("qpdf")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        ok,
-        "qpdf is needed by this test: apt-get install -y qpdf (scripts/test does this)"
-    );
-}
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/pdf")
-        .join(name)
-}
-
 #[test]
 fn a_test_that_rejects_the_formats_rewriting_stops_before_reducing_with_status_2() {
-    require_qpdf();
+    require("qpdf", "qpdf");
     let case = Case::new();
-    fs::copy(fixture("encrypted-rc4.pdf"), case.path("enc.pdf")).unwrap();
+    case.copy("pdf/encrypted-rc4.pdf", "enc.pdf");
     // The test: the file is still encrypted (qpdf --is-encrypted exits 0 only then). With
     // --pdf-decrypt every PDF whittle writes is decrypted, so no candidate can pass.
     let runs = case.path("runs");

@@ -10,13 +10,17 @@
 //!
 //! The file is text. Its first line is a JSON header (the input's hash and size, the test
 //! command, and the settings that change a verdict: the repeat count, the timeout, …); every
-//! other line is one verdict, `<sha256 in hex> <i|b|t>` (interesting, boring, timed out).
+//! other line is one verdict, `<sha256 in hex> <i|b|t>` (interesting, boring, timed out), or
+//! the original input's timed runs so far, `original <seconds><i|b|t> …` (the last such line
+//! counts): the adaptive timeout's calibration, which a resumed run restores instead of running
+//! the test on the original again (see [`Oracle::restore_timings`]). A journal of an older
+//! whittle without that line is still read; the original is then timed again.
 //! A line is written whole with one `write` as soon as the test ends, so a kill loses at most the
 //! verdicts of tests that were still running; a line cut short by a crash is dropped when the
 //! journal is opened again. The data is synced to disk at most once a second, so a reboot loses
 //! at most the last second of verdicts: those tests run again, and the result is still the same.
 
-use crate::oracle::{Oracle, OracleError, TimeoutReport, Verdict};
+use crate::oracle::{Oracle, OracleError, OriginalRun, TimeoutReport, Verdict};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
@@ -24,7 +28,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// The journal format's version; a journal of another version is refused, not misread.
@@ -103,12 +107,21 @@ struct Header {
     settings: BTreeMap<String, String>,
 }
 
+/// Verdicts by the SHA-256 of the candidate.
+type Verdicts = HashMap<[u8; 32], Verdict>;
+
 /// An oracle that answers from the verdicts of an earlier run and records every new one.
 pub struct Journal<'a> {
     inner: &'a dyn Oracle,
     path: PathBuf,
     /// The verdicts read when the journal was opened.
-    known: HashMap<[u8; 32], Verdict>,
+    known: Verdicts,
+    /// The original input's timed runs read when the journal was opened.
+    original: Vec<OriginalRun>,
+    /// The key of the original input.
+    input: [u8; 32],
+    /// How many of the original's timed runs the journal holds.
+    original_recorded: AtomicUsize,
     /// The file, and when it was last synced to disk.
     file: Mutex<(File, Instant)>,
     answered: AtomicU64,
@@ -166,11 +179,11 @@ impl<'a> Journal<'a> {
             .map_err(io_error)?;
         let mut text = Vec::new();
         file.read_to_end(&mut text).map_err(io_error)?;
-        let known = if spec.fresh || text.is_empty() {
+        let (known, original) = if spec.fresh || text.is_empty() {
             file.set_len(0).map_err(io_error)?;
             let line = serde_json::to_string(&header).expect("a header serializes") + "\n";
             file.write_all(line.as_bytes()).map_err(io_error)?;
-            HashMap::new()
+            (HashMap::new(), Vec::new())
         } else {
             // A line cut short by a crash is dropped, so that the next verdict starts a line.
             let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
@@ -181,10 +194,15 @@ impl<'a> Journal<'a> {
             read(&path, &text, &header)?
         };
         file.sync_data().map_err(io_error)?;
+        // Before any test: the first test of a resumed run is not the original's.
+        inner.restore_timings(&original);
         Ok(Journal {
             inner,
             path,
             known,
+            input: content_hash(input),
+            original_recorded: AtomicUsize::new(original.len()),
+            original,
             file: Mutex::new((file, Instant::now())),
             answered: AtomicU64::new(0),
             recorded: AtomicU64::new(0),
@@ -211,14 +229,41 @@ impl<'a> Journal<'a> {
         self.recorded.load(Ordering::Relaxed)
     }
 
+    /// The original input's timed runs read when the journal was opened (none for a new one).
+    pub fn original_runs(&self) -> &[OriginalRun] {
+        &self.original
+    }
+
     fn record(&self, key: &[u8; 32], verdict: Verdict) -> io::Result<()> {
-        let code = match verdict {
-            Verdict::Interesting => 'i',
-            Verdict::Boring => 'b',
-            Verdict::Timeout => 't',
-            Verdict::Cancelled => return Ok(()),
+        let Some(code) = code(verdict) else {
+            return Ok(());
         };
-        let line = format!("{} {code}\n", hex(key));
+        self.append(&format!("{} {code}\n", hex(key)))?;
+        self.recorded.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Records the original input's timed runs so far, if there are new ones (the line replaces
+    /// an earlier one).
+    fn record_original(&self, runs: &[OriginalRun]) -> io::Result<()> {
+        if self
+            .original_recorded
+            .fetch_max(runs.len(), Ordering::Relaxed)
+            >= runs.len()
+        {
+            return Ok(());
+        }
+        let mut line = "original".to_string();
+        for &(verdict, elapsed) in runs {
+            if let Some(code) = code(verdict) {
+                line.push_str(&format!(" {:.9}{code}", elapsed.as_secs_f64()));
+            }
+        }
+        line.push('\n');
+        self.append(&line)
+    }
+
+    fn append(&self, line: &str) -> io::Result<()> {
         let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
         // One write per line, on a file opened for appending: a kill never leaves half a line
         // in the middle of the journal.
@@ -227,17 +272,48 @@ impl<'a> Journal<'a> {
             file.0.sync_data()?;
             file.1 = Instant::now();
         }
-        self.recorded.fetch_add(1, Ordering::Relaxed);
         Ok(())
     }
 }
 
-/// The verdicts of a journal's text, after checking that its header is `ours`.
+/// A verdict's letter in the journal (none for a cancelled test, which is not recorded).
+fn code(verdict: Verdict) -> Option<char> {
+    match verdict {
+        Verdict::Interesting => Some('i'),
+        Verdict::Boring => Some('b'),
+        Verdict::Timeout => Some('t'),
+        Verdict::Cancelled => None,
+    }
+}
+
+fn verdict_of(code: &str) -> Option<Verdict> {
+    match code {
+        "i" => Some(Verdict::Interesting),
+        "b" => Some(Verdict::Boring),
+        "t" => Some(Verdict::Timeout),
+        _ => None,
+    }
+}
+
+/// The runs of an `original` line's words (`0.012345678i`); `None` if one does not read.
+fn original_runs<'a>(words: impl Iterator<Item = &'a str>) -> Option<Vec<OriginalRun>> {
+    words
+        .map(|word| {
+            let split = word.len().checked_sub(1)?;
+            let verdict = verdict_of(word.get(split..)?)?;
+            let seconds: f64 = word.get(..split)?.parse().ok()?;
+            Some((verdict, Duration::try_from_secs_f64(seconds).ok()?))
+        })
+        .collect()
+}
+
+/// The verdicts of a journal's text and the original's timed runs, after checking that its
+/// header is `ours`.
 fn read(
     path: &Path,
     text: &[u8],
     ours: &Header,
-) -> Result<HashMap<[u8; 32], Verdict>, JournalError> {
+) -> Result<(Verdicts, Vec<OriginalRun>), JournalError> {
     let text = String::from_utf8_lossy(text);
     let mut lines = text.lines();
     let theirs: Header = lines
@@ -277,21 +353,25 @@ fn read(
         }
     }
     let mut known = HashMap::new();
+    let mut original = Vec::new();
     for line in lines {
         let Some((key, code)) = line.split_once(' ') else {
             continue;
         };
-        let verdict = match code {
-            "i" => Verdict::Interesting,
-            "b" => Verdict::Boring,
-            "t" => Verdict::Timeout,
-            _ => continue,
+        if key == "original" {
+            if let Some(runs) = original_runs(code.split(' ')) {
+                original = runs;
+            }
+            continue;
+        }
+        let Some(verdict) = verdict_of(code) else {
+            continue;
         };
         if let Some(key) = unhex(key) {
             known.insert(key, verdict);
         }
     }
-    Ok(known)
+    Ok((known, original))
 }
 
 impl Oracle for Journal<'_> {
@@ -303,6 +383,11 @@ impl Oracle for Journal<'_> {
         }
         let verdict = self.inner.test(candidate, cancel)?;
         self.record(&key, verdict)?;
+        if key == self.input {
+            // The original's first timing, before anything else runs: a run killed in the test
+            // of the empty file must not time the original again either.
+            self.record_original(&self.inner.original_runs())?;
+        }
         Ok(verdict)
     }
 
@@ -313,10 +398,25 @@ impl Oracle for Journal<'_> {
         Ok(verdict)
     }
 
-    // The journal is transparent to what the wrapped test knows about its timeout: the engine
-    // asks the oracle it is given whether timeouts are re-tested.
-    fn calibrate(&self, input: &[u8]) -> Result<(), OracleError> {
-        self.inner.calibrate(input)
+    /// The wrapped test times the original (the runs the journal restored when it was opened
+    /// count), and every new timed run is recorded as it ends.
+    fn calibrate(
+        &self,
+        input: &[u8],
+        timed: &dyn Fn(&[OriginalRun]) -> Result<(), OracleError>,
+    ) -> Result<(), OracleError> {
+        self.inner.calibrate(input, &|runs| {
+            self.record_original(runs)?;
+            timed(runs)
+        })
+    }
+
+    fn restore_timings(&self, original: &[OriginalRun]) {
+        self.inner.restore_timings(original);
+    }
+
+    fn original_runs(&self) -> Vec<OriginalRun> {
+        self.inner.original_runs()
     }
 
     fn timeout_report(&self) -> Option<TimeoutReport> {

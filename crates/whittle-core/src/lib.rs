@@ -44,8 +44,8 @@ pub use nest::Nested;
 pub use observe::{Gate, Observer, Started, Tested};
 pub use oracle::{
     Adaptive, CommandOracle, GENERATOR_HALTED, GeneratorOracle, GeneratorStats, Guard, Oracle,
-    OracleError, Run, Timeout, TimeoutReport, Verdict, absolutize_command, adaptive_limit,
-    guard_main, shell_quote,
+    OracleError, OriginalRun, Run, Timeout, TimeoutReport, Verdict, absolutize_command,
+    adaptive_limit, guard_main, shell_quote,
 };
 pub use reduction::{JournalReport, Reduced, Reduction, Report};
 pub use repeat::Repeat;

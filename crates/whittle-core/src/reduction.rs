@@ -218,8 +218,10 @@ impl<'a> Reduction<'a> {
         }
         reducer.notify_started();
         reducer.check_input().map_err(discard)?;
-        // The adaptive timeout times the original input: runs of the test outside the journal.
-        repeat.calibrate(self.input)?;
+        // The adaptive timeout times the original input: runs of the test that are not verdicts
+        // on candidates. The journal keeps their times (and a resumed run restored them when
+        // it opened the journal, so it does not time the original again).
+        oracle.calibrate(self.input, &|_| Ok(()))?;
         check_rewriting(&reducer, self.format).map_err(discard)?;
         reducer.notify_confirmed();
         let nodes_before = reducer.tree().len();

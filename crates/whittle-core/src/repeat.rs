@@ -2,7 +2,7 @@
 //! only). Each candidate gets up to K runs and is interesting as soon as one run says so; the
 //! final result is run K times more, so the user learns how reliably it reproduces.
 
-use crate::oracle::{Oracle, OracleError, TimeoutReport, Verdict};
+use crate::oracle::{Oracle, OracleError, OriginalRun, TimeoutReport, Verdict};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// An oracle that asks `inner` up to `times` times per candidate.
@@ -42,8 +42,20 @@ impl<'a> Repeat<'a> {
 }
 
 impl Oracle for Repeat<'_> {
-    fn calibrate(&self, input: &[u8]) -> Result<(), OracleError> {
-        self.inner.calibrate(input)
+    fn calibrate(
+        &self,
+        input: &[u8],
+        timed: &dyn Fn(&[OriginalRun]) -> Result<(), OracleError>,
+    ) -> Result<(), OracleError> {
+        self.inner.calibrate(input, timed)
+    }
+
+    fn restore_timings(&self, original: &[OriginalRun]) {
+        self.inner.restore_timings(original);
+    }
+
+    fn original_runs(&self) -> Vec<OriginalRun> {
+        self.inner.original_runs()
     }
 
     fn timeout_report(&self) -> Option<TimeoutReport> {

@@ -2,7 +2,7 @@
 //! directory.
 
 use super::process::{Guard, run_shell};
-use super::timeout::{Limiter, Timeout, TimeoutReport};
+use super::timeout::{Limiter, OriginalRun, Timeout, TimeoutReport};
 use super::{Oracle, OracleError, Run, Verdict, shell_quote};
 use std::ffi::OsString;
 use std::fs;
@@ -118,8 +118,18 @@ impl Oracle for CommandOracle {
     }
 
     /// Times the original input again while the adaptive policy wants more runs of it (a fast
-    /// test is run up to five times in all), so the limit does not rest on one cold start.
-    fn calibrate(&self, input: &[u8]) -> Result<(), OracleError> {
+    /// test is run up to five times in all), so the limit does not rest on one cold start. Runs
+    /// restored from a journal count: a resumed run times only what the killed run had not.
+    fn calibrate(
+        &self,
+        input: &[u8],
+        timed: &dyn Fn(&[OriginalRun]) -> Result<(), OracleError>,
+    ) -> Result<(), OracleError> {
+        let (runs, mut told) = self.limiter.original_runs();
+        if runs.len() > told {
+            timed(&runs)?;
+            told = runs.len();
+        }
         while self.limiter.wants_calibration() {
             let dir = tempfile::Builder::new().prefix("whittle-").tempdir()?;
             let path = dir.path().join(&self.file_name);
@@ -134,9 +144,22 @@ impl Oracle for CommandOracle {
                 self.guard.as_ref(),
             )?;
             self.limiter.record_calibration(run.verdict, run.elapsed);
+            let (runs, _) = self.limiter.original_runs();
+            if runs.len() > told {
+                timed(&runs)?;
+                told = runs.len();
+            }
         }
         self.limiter.started();
         Ok(())
+    }
+
+    fn restore_timings(&self, original: &[OriginalRun]) {
+        self.limiter.restore(original);
+    }
+
+    fn original_runs(&self) -> Vec<OriginalRun> {
+        self.limiter.original_runs().0
     }
 
     fn timeout_report(&self) -> Option<TimeoutReport> {

@@ -12,7 +12,7 @@ pub use command::CommandOracle;
 pub use generator::{GENERATOR_HALTED, GeneratorOracle, GeneratorStats};
 pub use guard::guard_main;
 pub use process::Guard;
-pub use timeout::{Adaptive, Timeout, TimeoutReport, adaptive_limit};
+pub use timeout::{Adaptive, OriginalRun, Timeout, TimeoutReport, adaptive_limit};
 
 use std::io;
 use std::path::Path;
@@ -54,10 +54,30 @@ pub trait Oracle: Sync {
 
     /// Called once the original `input` was found interesting, before the reduction proper: an
     /// oracle that learns from its test times (the adaptive timeout) may time it a few more
-    /// times. These runs are not oracle calls of the reduction.
-    fn calibrate(&self, input: &[u8]) -> Result<(), OracleError> {
-        let _ = input;
+    /// times. These runs are not oracle calls of the reduction. `timed` is told the original's
+    /// timed runs so far (its first test's included) each time there are new ones, as they
+    /// end, so that the journal can keep them (see [`Oracle::restore_timings`]).
+    fn calibrate(
+        &self,
+        input: &[u8],
+        timed: &dyn Fn(&[OriginalRun]) -> Result<(), OracleError>,
+    ) -> Result<(), OracleError> {
+        let _ = (input, timed);
         Ok(())
+    }
+
+    /// The original input's timed runs that an earlier run of the same reduction measured and
+    /// its journal kept, given before any test: an oracle that times the original takes them as
+    /// its own, so that a resumed run does not run the test on the original again to time it.
+    /// Nothing by default.
+    fn restore_timings(&self, original: &[OriginalRun]) {
+        let _ = original;
+    }
+
+    /// The original input's timed runs so far (none by default): the journal records the first
+    /// as soon as the original's test ends, before the calibration.
+    fn original_runs(&self) -> Vec<OriginalRun> {
+        Vec::new()
     }
 
     /// The timeout policy and what it did, for the report; `None` for an oracle without one.

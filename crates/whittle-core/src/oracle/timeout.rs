@@ -145,9 +145,11 @@ pub struct TimeoutReport {
     pub max_seconds: f64,
     /// The limit at the end.
     pub end_seconds: f64,
-    /// Extra runs of the original input to time it (not counted as oracle calls).
+    /// Extra runs of the original input to time it (not counted as oracle calls), in this run:
+    /// a resumed run takes the killed run's from its journal and runs none of them again.
     pub calibration_runs: u64,
-    /// How long the original input's test took, each time it was run.
+    /// How long the original input's test took, each time it was run (in a resumed run, the
+    /// times the killed run measured, read from the journal).
     pub original_seconds: Vec<f64>,
 }
 
@@ -168,9 +170,16 @@ struct State {
     min: Option<Duration>,
     max: Option<Duration>,
     calibration_runs: u64,
-    original: Vec<Duration>,
+    /// The original input's timed runs: how each ended and how long it took.
+    original: Vec<OriginalRun>,
+    /// How many of them an earlier run measured (restored from its journal).
+    restored: usize,
     seen_any: bool,
 }
+
+/// One timed run of the original input: how it ended and how long it took. The journal keeps
+/// them, so that a resumed run does not time the original again.
+pub type OriginalRun = (Verdict, Duration);
 
 fn push<T>(q: &mut VecDeque<T>, cap: usize, x: T) {
     if q.len() >= cap.max(1) {
@@ -227,7 +236,7 @@ impl Limiter {
         let mut s = self.lock();
         if verdict != Verdict::Cancelled && !s.seen_any {
             s.seen_any = true;
-            s.original.push(elapsed);
+            s.original.push((verdict, elapsed));
         }
         Self::observe(&mut s, self.policy, verdict, elapsed);
     }
@@ -257,7 +266,7 @@ impl Limiter {
             Timeout::Fixed(_) => false,
             Timeout::Adaptive(rule) => {
                 s.original.len() < rule.calibration_runs
-                    && s.original.iter().sum::<Duration>() < rule.calibration_time
+                    && s.original.iter().map(|r| r.1).sum::<Duration>() < rule.calibration_time
             }
         }
     }
@@ -266,9 +275,32 @@ impl Limiter {
     pub(crate) fn record_calibration(&self, verdict: Verdict, elapsed: Duration) {
         let mut s = self.lock();
         s.seen_any = true;
-        s.original.push(elapsed);
+        s.original.push((verdict, elapsed));
         s.calibration_runs += 1;
         Self::observe(&mut s, self.policy, verdict, elapsed);
+    }
+
+    /// Takes the original input's runs an earlier run of the same reduction timed (from its
+    /// journal) as if they had run here, before any test: they are observed as they were then,
+    /// the next test is not taken for the original's, and only the timing runs still missing
+    /// run (none, once the earlier run finished timing). Ignored once a test was recorded.
+    pub(crate) fn restore(&self, runs: &[OriginalRun]) {
+        let mut s = self.lock();
+        if s.seen_any || runs.is_empty() {
+            return;
+        }
+        s.seen_any = true;
+        for &(verdict, elapsed) in runs {
+            s.original.push((verdict, elapsed));
+            Self::observe(&mut s, self.policy, verdict, elapsed);
+        }
+        s.restored = runs.len();
+    }
+
+    /// The original input's timed runs so far, and how many of them were restored.
+    pub(crate) fn original_runs(&self) -> (Vec<OriginalRun>, usize) {
+        let s = self.lock();
+        (s.original.clone(), s.restored)
     }
 
     /// Marks the start of the reduction proper: the limit now is the one the run starts with,
@@ -299,7 +331,7 @@ impl Limiter {
             max_seconds: secs(s.max),
             end_seconds: end.as_secs_f64(),
             calibration_runs: s.calibration_runs,
-            original_seconds: s.original.iter().map(Duration::as_secs_f64).collect(),
+            original_seconds: s.original.iter().map(|r| r.1.as_secs_f64()).collect(),
         }
     }
 }

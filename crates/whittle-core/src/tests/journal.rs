@@ -275,3 +275,64 @@ fn a_test_that_rejects_the_formats_rewriting_stops_the_reduction_before_it_begin
     let reduced = Reduction::new(&Shouting, &any_k, b"a b(k)").run().unwrap();
     assert_eq!(reduced.best, b"K");
 }
+
+/// An oracle that "times" the original twice when calibrated and keeps what it is given back.
+struct Timing {
+    restored: Mutex<Vec<crate::OriginalRun>>,
+}
+
+impl Oracle for Timing {
+    fn test(&self, _: &[u8], _: &dyn Fn() -> bool) -> Result<Verdict, crate::OracleError> {
+        Ok(Verdict::Interesting)
+    }
+
+    fn calibrate(
+        &self,
+        _: &[u8],
+        timed: &dyn Fn(&[crate::OriginalRun]) -> Result<(), crate::OracleError>,
+    ) -> Result<(), crate::OracleError> {
+        let s = std::time::Duration::from_secs_f64;
+        timed(&[(Verdict::Interesting, s(0.5))])?;
+        timed(&[(Verdict::Interesting, s(0.5)), (Verdict::Timeout, s(1.25))])
+    }
+
+    fn restore_timings(&self, original: &[crate::OriginalRun]) {
+        self.restored.lock().unwrap().extend_from_slice(original);
+    }
+}
+
+#[test]
+fn the_originals_timed_runs_are_journaled_as_they_end_and_restored_when_it_is_opened_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = spec(&dir);
+    let oracle = Timing {
+        restored: Mutex::default(),
+    };
+    {
+        let j = Journal::open(&spec, b"input", &oracle).unwrap();
+        assert!(j.original_runs().is_empty());
+        j.calibrate(b"input", &|_| Ok(())).unwrap();
+    }
+    assert!(oracle.restored.lock().unwrap().is_empty(), "a new journal");
+    let text = std::fs::read_to_string(&spec.path).unwrap();
+    let lines: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(
+        lines,
+        [
+            "original 0.500000000i",
+            "original 0.500000000i 1.250000000t"
+        ]
+    );
+    // A line this version cannot read (from a newer one, say) is skipped, not fatal.
+    std::fs::write(&spec.path, text + "original 3x\n").unwrap();
+    let j = Journal::open(&spec, b"input", &oracle).unwrap();
+    let s = std::time::Duration::from_secs_f64;
+    let expected = [(Verdict::Interesting, s(0.5)), (Verdict::Timeout, s(1.25))];
+    assert_eq!(j.original_runs(), expected);
+    assert_eq!(j.verdicts_read(), 0, "timings are not verdicts");
+    assert_eq!(
+        *oracle.restored.lock().unwrap(),
+        expected,
+        "given before any test"
+    );
+}

@@ -115,3 +115,105 @@ fn a_reduction_times_a_fast_original_several_times_and_reports_the_limit() {
     assert_eq!((t.policy.as_str(), t.calibration_runs), ("fixed", 0));
     assert_eq!(t.start_seconds, 5.0);
 }
+
+#[test]
+fn a_resumed_reduction_takes_the_originals_timings_from_its_journal_and_runs_no_test() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = crate::JournalSpec {
+        path: dir.path().join("journal"),
+        test: "grep -q k {}".into(),
+        ..crate::JournalSpec::default()
+    };
+    let adaptive = || {
+        CommandOracle::new(
+            "grep -q k {}",
+            Path::new("t.toy"),
+            Timeout::Adaptive(Adaptive::default()),
+        )
+    };
+    let first = adaptive();
+    let reduced = Reduction::new(&Toy, &first, b"a k b")
+        .journal(spec.clone())
+        .run()
+        .expect("reduces");
+    let t1 = reduced.report.timeout.expect("a timeout report");
+    // The journal holds the original's timed runs, the first test's and the calibration's.
+    let text = std::fs::read_to_string(&spec.path).unwrap();
+    let line = text
+        .lines()
+        .rfind(|l| l.starts_with("original "))
+        .expect("an original line");
+    assert_eq!(
+        line.split(' ').count() - 1,
+        t1.original_seconds.len(),
+        "{text}"
+    );
+    assert!(line.split(' ').skip(1).all(|w| w.ends_with('i')), "{line}");
+
+    // Run again with the finished journal: every verdict and every timing comes from it.
+    let again = adaptive();
+    let resumed = Reduction::new(&Toy, &again, b"a k b")
+        .journal(spec)
+        .run()
+        .expect("reduces");
+    assert_eq!(resumed.best, reduced.best);
+    assert_eq!(resumed.report.test_runs, 0, "{:?}", resumed.report);
+    let t2 = resumed.report.timeout.expect("a timeout report");
+    assert_eq!(t2.calibration_runs, 0, "{t2:?}");
+    assert_eq!(t2.original_seconds.len(), t1.original_seconds.len());
+    for (a, b) in t1.original_seconds.iter().zip(&t2.original_seconds) {
+        assert!((a - b).abs() < 1e-6, "{t1:?} {t2:?}");
+    }
+}
+
+#[test]
+fn restored_timings_count_as_runs_of_the_original_and_only_the_missing_ones_run() {
+    let oracle = || {
+        CommandOracle::new(
+            "true",
+            Path::new("t.toy"),
+            Timeout::Adaptive(Adaptive::default()),
+        )
+    };
+    let told = std::sync::Mutex::new(Vec::new());
+    let timed = |runs: &[crate::OriginalRun]| {
+        told.lock().unwrap().push(runs.to_vec());
+        Ok(())
+    };
+    // Five runs restored: nothing more to time, nothing to tell the journal.
+    let full = oracle();
+    full.restore_timings(&[(Verdict::Interesting, ms(20)); 5]);
+    full.calibrate(b"x", &timed).unwrap();
+    assert!(told.lock().unwrap().is_empty());
+    let t = full.timeout_report().unwrap();
+    assert_eq!((t.calibration_runs, t.original_seconds.len()), (0, 5));
+    // The limit follows the restored times: the floor of 1 s, and 5 × a slow original.
+    assert_eq!(full.current_limit(), ms(1000));
+    let slow = oracle();
+    slow.restore_timings(&[(Verdict::Interesting, ms(1500))]);
+    slow.calibrate(b"x", &timed).unwrap();
+    assert!(told.lock().unwrap().is_empty(), "1.5 s timed is enough");
+    assert_eq!(slow.current_limit(), ms(7500));
+
+    // One fast run restored: the calibration goes on from there, and each new run is told
+    // with the restored one first.
+    let part = oracle();
+    part.restore_timings(&[(Verdict::Interesting, ms(900))]);
+    part.calibrate(b"x", &timed).unwrap();
+    let told = told.into_inner().unwrap();
+    assert!(!told.is_empty());
+    for (i, runs) in told.iter().enumerate() {
+        assert_eq!(runs.len(), i + 2, "{told:?}");
+        assert_eq!(runs[0], (Verdict::Interesting, ms(900)));
+    }
+    let t = part.timeout_report().unwrap();
+    assert_eq!(t.calibration_runs as usize, told.len());
+
+    // Once a test ran, it was the original's: later timings from a journal are ignored.
+    let ran = oracle();
+    assert_eq!(ran.test(b"x", &|| false).unwrap(), Verdict::Interesting);
+    ran.restore_timings(&[(Verdict::Interesting, ms(1500))]);
+    let t = ran.timeout_report().unwrap();
+    assert_eq!(t.original_seconds.len(), 1);
+    assert_ne!(t.original_seconds[0], 1.5);
+}
