@@ -4,10 +4,11 @@
 //! wrong-code test rejects it; on GCC's wrong-code test `pr108498` a third of the failed
 //! candidates were such. Names are matched by their text over the whole file (a name declared
 //! anywhere counts as declared everywhere), so the count errs on the side of letting a
-//! candidate through. What needs no declaration is not counted: the implementation's names
-//! (reserved names: builtins, predefined macros, GCC's `_Float128`), attribute names, a struct, union, enum
-//! or class named by its tag where an incomplete type is enough (`struct S *p`), and, in C,
-//! a function called without a prototype (implicit declarations, which GCC 12 accepts).
+//! candidate through. What needs no declaration is not counted: reserved names (builtins,
+//! predefined macros, GCC's `_Float128`), keywords and C++'s casts that tree-sitter reads as
+//! names, attribute names, what the grammar could not read, a struct, union, enum or class
+//! named by its tag where an incomplete type is enough (`struct S *p`), and, in C, a function
+//! called without a prototype (implicit declarations, which GCC 12 accepts).
 
 use crate::names::{
     KEYWORDS, NAME_KINDS, OPAQUE_KINDS, child, declarator_chain, declarator_name, declared_names,
