@@ -105,6 +105,12 @@ pub fn lexicon(spec: &LexSpec, doc: &Document) -> Lexicon {
         let kids = tree.children(n).len();
         if kids > 0 && n.index() >= verbatim_end {
             gaps.extend((0..=kids).map(|i| gap(tree, n, i)));
+        } else if kids == 0 && n.index() >= verbatim_end {
+            // An empty pair of brackets is a leaf (`{  }`, `(  )`): the blanks inside go too.
+            gaps.extend(
+                inside_empty_brackets(tree.text(n))
+                    .map(|r| span.start + r.start..span.start + r.end),
+            );
         }
     }
     tokens.extend(definitions(spec, tree));
@@ -118,6 +124,16 @@ pub fn lexicon(spec: &LexSpec, doc: &Document) -> Lexicon {
         tokens,
         reserved: spec.reserved.to_vec(),
     }
+}
+
+/// The blanks between the brackets of a leaf that is an empty pair of them (`{  }`, `( )`,
+/// `[ ]`), as a range of its text.
+fn inside_empty_brackets(text: &[u8]) -> Option<std::ops::Range<usize>> {
+    let (&open, rest) = text.split_first()?;
+    let (&close, inside) = rest.split_last()?;
+    let pair = matches!((open, close), (b'{', b'}') | (b'(', b')') | (b'[', b']'));
+    (pair && !inside.is_empty() && inside.iter().all(u8::is_ascii_whitespace))
+        .then(|| 1..text.len() - 1)
 }
 
 /// The statements of `spec.definitions` whose name no other node binds, as

@@ -332,3 +332,27 @@ fn namespaces_are_emptied_one_declaration_at_a_time_and_extern_goes_with_its_dec
 }
 
 mod scope;
+
+#[test]
+fn the_blanks_inside_an_empty_pair_of_brackets_may_go() {
+    // `{  }` and `(  )` are leaves of tree-sitter's tree; their blanks are spaces all the same,
+    // and nothing joins across them.
+    let src = "struct{  }d;\nint f(  ) { return 0; }\n";
+    let doc = C.parse(src.as_bytes()).expect("parses");
+    let lex = C.lexicon(&doc).expect("a lexicon");
+    let spaces: Vec<(&str, &str)> = lex
+        .tokens
+        .iter()
+        .filter_map(|t| match t.kind {
+            TokenKind::Space { min } => Some((&src[t.span.clone()], min)),
+            _ => None,
+        })
+        .collect();
+    let at = |offset: usize| {
+        lex.tokens.iter().any(|t| {
+            t.span == (offset..offset + 2) && matches!(t.kind, TokenKind::Space { min: "" })
+        })
+    };
+    assert!(at(src.find("{  }").unwrap() + 1), "{spaces:?}");
+    assert!(at(src.find("(  )").unwrap() + 1), "{spaces:?}");
+}
