@@ -24,6 +24,10 @@ pub struct CFamily {
     language: fn() -> tree_sitter::Language,
     lex: &'static LexSpec,
     moves: &'static [ListMove],
+    /// What a deleted list element takes with it: its `,`, and in C++ an access specifier's
+    /// `:` (tree-sitter-cpp leaves it outside the `access_specifier` node, so `public:` could
+    /// not go otherwise).
+    separators: &'static [&'static str],
     /// C rather than C++: a function may be called without a declaration (C89's implicit
     /// declarations, which GCC 12 accepts), and tags, members and ordinary names are apart.
     c: bool,
@@ -43,6 +47,7 @@ pub const C: CFamily = CFamily {
     language: || tree_sitter_c::LANGUAGE.into(),
     lex: &lex::LEX,
     moves: &decls::MOVES,
+    separators: &[","],
     c: true,
 };
 
@@ -54,6 +59,7 @@ pub const CPP: CFamily = CFamily {
     language: || tree_sitter_cpp::LANGUAGE.into(),
     lex: &lex::LEX,
     moves: &decls::MOVES,
+    separators: &[",", ":"],
     c: false,
 };
 
@@ -61,7 +67,7 @@ impl CFamily {
     fn spec(&self) -> Spec {
         Spec {
             language: (self.language)(),
-            separators: &[","],
+            separators: self.separators,
             // Multi-line literals whose lines `tidy` must not touch.
             protected: &[
                 "string_literal",

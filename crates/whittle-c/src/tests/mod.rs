@@ -1,5 +1,5 @@
 use super::*;
-use whittle_core::{Splices, Tree};
+use whittle_core::{Edit, Splices, Tree};
 
 fn fixture(name: &str) -> Vec<u8> {
     let path = format!("{}/../../fixtures/c/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -355,4 +355,22 @@ fn the_blanks_inside_an_empty_pair_of_brackets_may_go() {
     };
     assert!(at(src.find("{  }").unwrap() + 1), "{spaces:?}");
     assert!(at(src.find("(  )").unwrap() + 1), "{spaces:?}");
+}
+
+#[test]
+fn a_deleted_access_specifier_takes_its_colon_in_cpp() {
+    // tree-sitter-cpp's `access_specifier` is the word alone; its `:` is in the gap after it.
+    let src = "class f {\npublic:\nprivate:\n int x;\n};\n";
+    let doc = round_trip(&CPP, src.as_bytes());
+    let tree = &doc.tree;
+    let public = tree
+        .nodes()
+        .find(|&n| tree.label(n) == "access_specifier")
+        .expect("an access specifier");
+    assert_eq!(tree.text(public), b"public");
+    let mut out = Vec::new();
+    CPP.render(&doc, &Edits::new().with(public, Edit::Delete), &mut out);
+    let out = String::from_utf8(out).unwrap();
+    assert!(CPP.gate(out.as_bytes()), "{out}");
+    assert_eq!(out.matches(':').count(), 1, "{out}");
 }
