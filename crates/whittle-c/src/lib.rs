@@ -1,12 +1,12 @@
 //! The C and C++ formats: tree-sitter-c and tree-sitter-cpp trees (GNU extensions, preprocessor
 //! lines and blocks as nodes, what the grammar cannot read kept as opaque `ERROR` leaves), a
-//! structural validity gate (a candidate may not have more grammar errors than the input), the
+//! validity gate (a candidate may not have more grammar errors, nor more names it uses without
+//! declaring them, than the input), the
 //! moves below the tree of the other code formats, and list moves over declarations: function
 //! bodies to `;`, declarations nothing names deleted in batches, a declaration deleted together
 //! with every statement that names it. See `docs/c.md`.
 
 mod decls;
-mod gate;
 mod lex;
 mod names;
 mod scope;
@@ -169,26 +169,24 @@ impl Format for CFamily {
     /// grammar does not read, and a file with `#include`s uses names its headers declare, so a
     /// candidate may have as many of each as the input, never more.
     fn gate_allowance(&self, input: &[u8]) -> Option<Vec<usize>> {
-        let defects = gate::defects(&(self.language)(), input);
-        let undeclared = self.undeclared(input);
-        Some(vec![defects, undeclared])
+        Some(self.defects(input).to_vec())
     }
 
     fn gate_within(&self, bytes: &[u8], allowance: &[usize]) -> bool {
-        let [defects, undeclared] = allowance else {
-            return false;
-        };
-        gate::defects(&(self.language)(), bytes) <= *defects
-            && self.undeclared(bytes) <= *undeclared
+        let [errors, undeclared] = self.defects(bytes);
+        matches!(allowance, [e, u] if errors <= *e && undeclared <= *u)
     }
 }
 
 impl CFamily {
-    /// The gate's count of names used and not declared ([`scope::undeclared`]), `usize::MAX`
-    /// for bytes that do not parse.
-    fn undeclared(&self, bytes: &[u8]) -> usize {
-        self.parse(bytes)
-            .map_or(usize::MAX, |doc| scope::undeclared(&doc.tree, self.c))
+    /// The gate's two counts, from one parse: the places tree-sitter cannot read (its `ERROR`
+    /// nodes and `MISSING` tokens, [`whittle_treesitter::parse_counting`]), and the names used
+    /// and not declared ([`scope::undeclared`]); `usize::MAX` for bytes that do not parse.
+    fn defects(&self, bytes: &[u8]) -> [usize; 2] {
+        whittle_treesitter::parse_counting(&self.spec(), bytes)
+            .map_or([usize::MAX; 2], |(doc, errors)| {
+                [errors, scope::undeclared(&doc.tree, self.c)]
+            })
     }
 }
 

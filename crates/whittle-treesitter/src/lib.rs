@@ -79,6 +79,13 @@ pub const ERROR_LABEL: &str = "ERROR";
 /// Parses `input` with the grammar of `spec` into a [`Document`]. Syntax errors become opaque
 /// `ERROR` leaves and diagnostics; parsing fails only if tree-sitter cannot run at all.
 pub fn parse(spec: &Spec, input: &[u8]) -> Result<Document, ParseError> {
+    parse_counting(spec, input).map(|(doc, _)| doc)
+}
+
+/// [`parse`], and the number of places tree-sitter could not read: its `ERROR` nodes (each
+/// once, whatever it holds) and `MISSING` tokens anywhere in its tree, also inside what
+/// whittle's tree keeps as one leaf. A format whose gate counts them (C, C++) parses once.
+pub fn parse_counting(spec: &Spec, input: &[u8]) -> Result<(Document, usize), ParseError> {
     let mut parser = tree_sitter::Parser::new();
     parser
         .set_language(&spec.language)
@@ -172,11 +179,40 @@ pub fn parse(spec: &Spec, input: &[u8]) -> Result<Document, ParseError> {
         }
     }
     let tree = b.finish()?;
-    Ok(Document {
+    let doc = Document {
         tree,
         diagnostics,
         extra: Some(Box::new(Extra { protected })),
-    })
+    };
+    Ok((doc, defects(root)))
+}
+
+/// The `ERROR` nodes and `MISSING` tokens below `root`, visiting only subtrees that have one.
+fn defects(root: tree_sitter::Node<'_>) -> usize {
+    if !root.has_error() {
+        return 0;
+    }
+    let mut n = 0;
+    let mut cursor = root.walk();
+    let mut descend = true;
+    loop {
+        let node = cursor.node();
+        if descend {
+            n += usize::from(node.is_error() || node.is_missing());
+            // An error node counts once, whatever it holds.
+            if !node.is_error() && node.has_error() && cursor.goto_first_child() {
+                continue;
+            }
+        }
+        if cursor.goto_next_sibling() {
+            descend = true;
+            continue;
+        }
+        if !cursor.goto_parent() {
+            return n;
+        }
+        descend = false;
+    }
 }
 
 /// Whether a tree-sitter node becomes a node of the tree (rather than a part of the template).
