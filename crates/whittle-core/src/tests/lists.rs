@@ -2,7 +2,7 @@
 //! after one changed something.
 
 use super::toy::Toy;
-use crate::{Algorithm, Document, Format, ListMove, ParseError, Reduction, Splices};
+use crate::{Algorithm, Document, Format, ListMove, ParseError, Reduced, Reduction, Splices};
 use std::sync::Mutex;
 
 /// The toy format with three list moves, each deleting top-level nodes of one label.
@@ -70,6 +70,22 @@ impl Format for Listed {
     }
 }
 
+/// `auto` on the listed toy format, one test at a time.
+fn auto(input: &[u8], test: &(dyn Fn(&[u8]) -> bool + Sync)) -> Reduced {
+    Reduction::new(&Listed, &test, input)
+        .algorithm(Algorithm::Auto)
+        .jobs(1)
+        .run()
+        .expect("runs")
+}
+
+/// Asserts that each of the three list moves ran one test.
+fn assert_one_test_each(reduced: &Reduced) {
+    let by_move = &reduced.report.stats.tests_by_move;
+    let counts = ["unused", "bodies", "rest"].map(|m| by_move.get(m).copied());
+    assert_eq!(counts, [Some(1); 3], "{by_move:?}");
+}
+
 #[test]
 fn after_a_list_move_changed_something_the_first_one_runs_again_before_the_next() {
     // Interesting while `k` is there. `bodies` deletes `b(x)`, which lets `unused` delete `u`
@@ -83,27 +99,15 @@ fn after_a_list_move_changed_something_the_first_one_runs_again_before_the_next(
             .push(text.split_whitespace().collect::<Vec<_>>().join(" "));
         text.split_whitespace().any(|w| w == "k")
     };
-    let reduced = Reduction::new(&Listed, &test, b"u b(x) t k")
-        .algorithm(Algorithm::Auto)
-        .jobs(1)
-        .run()
-        .expect("runs");
-    assert_eq!(String::from_utf8(reduced.best).unwrap().trim(), "k");
+    let reduced = auto(b"u b(x) t k", &test);
+    assert_eq!(String::from_utf8_lossy(&reduced.best).trim(), "k");
     let seen = seen.into_inner().unwrap();
     assert_eq!(
         seen[..5],
         ["u b(x) t k", "", "u t k", "t k", "k"],
         "{seen:?}"
     );
-    let by_move = &reduced.report.stats.tests_by_move;
-    assert_eq!(
-        (
-            by_move.get("unused"),
-            by_move.get("bodies"),
-            by_move.get("rest")
-        ),
-        (Some(&1), Some(&1), Some(&1))
-    );
+    assert_one_test_each(&reduced);
 }
 
 #[test]
@@ -116,20 +120,8 @@ fn a_rewrite_the_test_refused_is_not_listed_again() {
         let words: Vec<&str> = text.split_whitespace().collect();
         words.contains(&"u") && words.contains(&"kk")
     };
-    let reduced = Reduction::new(&Listed, &test, b"u b(x) t kk")
-        .algorithm(Algorithm::Auto)
-        .jobs(1)
-        .run()
-        .expect("runs");
-    let by_move = &reduced.report.stats.tests_by_move;
-    assert_eq!(
-        (
-            by_move.get("unused"),
-            by_move.get("bodies"),
-            by_move.get("rest")
-        ),
-        (Some(&1), Some(&1), Some(&1))
-    );
-    let best = String::from_utf8(reduced.best).unwrap();
+    let reduced = auto(b"u b(x) t kk", &test);
+    assert_one_test_each(&reduced);
+    let best = String::from_utf8_lossy(&reduced.best);
     assert_eq!(best.split_whitespace().collect::<Vec<_>>(), ["u", "kk"]);
 }
