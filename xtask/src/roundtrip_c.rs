@@ -87,11 +87,12 @@ fn tally(format: &dyn Format, files: &[PathBuf], show: usize) -> Result<Tally> {
                 .nodes()
                 .filter(|&n| doc.tree.label(n) == whittle_treesitter::ERROR_LABEL)
                 .count();
-            // The gate's counts and the declaration moves, for their panics.
+            // The gate's counts, the declaration moves and the slice's parts, for their panics.
             let allowance = format.gate_allowance(&bytes).unwrap_or_default();
             for m in format.list_moves() {
                 (m.changes)(&doc);
             }
+            format.slices(&doc);
             match first_difference(&bytes, &out) {
                 None => Ok((errors, allowance.first() == Some(&0))),
                 Some(offset) => Err(format!("renders differently from byte {offset}")),

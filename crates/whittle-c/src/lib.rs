@@ -10,9 +10,10 @@ mod decls;
 mod lex;
 mod names;
 mod scope;
+mod slices;
 mod with_uses;
 
-use whittle_core::{Document, Edits, Format, Lexicon, ListMove, ParseError, TokenKind};
+use whittle_core::{Document, Edits, Format, Lexicon, ListMove, ParseError, Slices, TokenKind};
 use whittle_treesitter::{LexSpec, Spec};
 
 /// One language of the C family: its grammar, names and tables.
@@ -153,6 +154,15 @@ impl Format for CFamily {
 
     fn list_moves(&self) -> &'static [ListMove] {
         self.moves
+    }
+
+    /// In C, the declarations at file scope, each needing those that declare a name it uses
+    /// ([`slices`]). Not in C++: there a name matched by its text is not enough to tell what a
+    /// part needs (overloads, argument-dependent lookup, operators, specializations), and on
+    /// preprocessed libstdc++ what one function names by text is half the file while what it
+    /// needs without naming it makes ddmin keep dozens of parts (`docs/c.md`, "The slice").
+    fn slices(&self, doc: &Document) -> Option<Slices> {
+        self.c.then(|| slices::slices(doc)).flatten()
     }
 
     fn has_gate(&self) -> bool {

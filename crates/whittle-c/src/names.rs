@@ -143,6 +143,13 @@ impl<'t> Uses<'t> {
         Uses { by_name }
     }
 
+    /// Every name with its uses.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&'t [u8], &[(usize, NodeId)])> {
+        self.by_name
+            .iter()
+            .map(|(&name, uses)| (name, uses.as_slice()))
+    }
+
     pub(crate) fn of_name(&self, name: &[u8]) -> &[(usize, NodeId)] {
         self.by_name.get(name).map_or(&[], Vec::as_slice)
     }

@@ -111,13 +111,15 @@ fn run_tree(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError
     Ok(())
 }
 
-/// [`Algorithm::Auto`]: the format's list moves first ([`crate::ListMove`]: C's declarations),
+/// [`Algorithm::Auto`]: the slice first, once (`slice.rs`: a few of the file's parts with what
+/// they need), then the format's list moves ([`crate::ListMove`]: C's declarations),
 /// then the tree moves (they remove the most bytes per test), the format's list moves that
 /// come after them (the tree moves again if one changed something), then the
 /// tidy rendering, then hoisting (a node replaced by a deeper descendant of its kind; the tree
 /// moves again if one was kept), then the moves below the tree; the tree moves again whenever
 /// those changed anything. Last, for an input the format's gate rejects, the byte-level tail.
 fn run_auto(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
+    crate::slice::reduce_slice(r)?;
     loop {
         crate::lists::reduce_lists(r, false)?;
         r.set_phase("tree");

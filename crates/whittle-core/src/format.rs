@@ -5,6 +5,7 @@ use crate::edit::{Edits, render_replacing, render_template};
 use crate::lexicon::{Lexicon, Splices};
 use crate::template::{Template, default_templates};
 use crate::tree::{NodeId, Tree};
+use std::ops::Range;
 
 /// A file format: parse bytes into the shared tree, render a tree plus pending edits back to
 /// bytes, and optionally check bytes for validity in process (the gate).
@@ -163,6 +164,28 @@ pub trait Format: Send + Sync {
     fn list_moves(&self) -> &'static [ListMove] {
         &[]
     }
+
+    /// The file's parts and what each needs, for the slice move (`crate::slice`): the default
+    /// pipeline keeps a few of the parts with what they need, transitively, and deletes the
+    /// rest, ddmin choosing which. `None` by default: no slice.
+    fn slices(&self, doc: &Document) -> Option<Slices> {
+        let _ = doc;
+        None
+    }
+}
+
+/// A file cut into parts that may go (C's declarations at file and namespace scope), with what
+/// each part needs: the parts that declare the names it uses. What the slice move keeps is the
+/// closure of the `fixed` parts and the ones ddmin chose under `needs`; every other part goes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Slices {
+    /// What deleting each part deletes: disjoint ranges of the source, in file order.
+    pub parts: Vec<Range<usize>>,
+    /// The parts each part needs (indices into `parts`).
+    pub needs: Vec<Vec<usize>>,
+    /// The parts that stay whatever ddmin keeps: what is used without being named (a
+    /// program's entry point), and what the format cannot tell the uses of.
+    pub fixed: Vec<bool>,
 }
 
 /// A move of a format's own over a list of rewrites of the current document's source, tested

@@ -9,5 +9,6 @@ mod nest;
 mod oracle;
 mod pool;
 mod reduction;
+mod slice;
 mod timeout;
 mod toy;

@@ -375,3 +375,56 @@ fn a_deleted_access_specifier_takes_its_colon_in_cpp() {
     assert!(CPP.gate(out.as_bytes()), "{out}");
     assert_eq!(out.matches(':').count(), 1, "{out}");
 }
+
+/// The slice's parts of `src` as text, each with the parts it needs (by index) and whether it
+/// is fixed.
+fn parts(format: &CFamily, src: &str) -> Vec<(String, Vec<usize>, bool)> {
+    let doc = format.parse(src.as_bytes()).expect("parses");
+    let s = crate::slices::slices(&doc).expect("parts");
+    (s.parts.iter().zip(&s.needs).zip(&s.fixed))
+        .map(|((p, needs), &fixed)| (src[p.clone()].to_string(), needs.clone(), fixed))
+        .collect()
+}
+
+#[test]
+fn the_slice_cuts_the_file_into_declarations_that_need_what_they_name() {
+    let src = "#include <stdio.h>\n\
+               typedef int T;\n\
+               struct S { T a; };\n\
+               static int unused(void) { return 1; }\n\
+               T g(struct S *s) { return s->a; }\n\
+               int main(void) { struct S s = {0}; return g(&s); }\n";
+    let own = |s: &str| s.to_string();
+    assert_eq!(
+        parts(&C, src),
+        [
+            (own("#include <stdio.h>\n"), vec![], true),
+            (own("typedef int T;"), vec![], false),
+            (own("struct S { T a; }"), vec![1], false),
+            (own("static int unused(void) { return 1; }"), vec![], false),
+            (own("T g(struct S *s) { return s->a; }"), vec![1, 2], false),
+            (
+                own("int main(void) { struct S s = {0}; return g(&s); }"),
+                vec![2, 4],
+                true
+            ),
+        ]
+    );
+    // Namespaces, `extern "C"` blocks and `#if` blocks hold parts; an `extern "C"`
+    // declaration on its own is one, and a comment is a part that may go.
+    let src = "namespace n {\n  int f();\n  namespace m { int g() { return f(); } }\n}\n\
+               extern \"C\" { int h(); }\n\
+               extern \"C\" int k();\n\
+               #if X\n// note\nint u;\n#endif\n";
+    assert_eq!(
+        parts(&CPP, src),
+        [
+            (own("int f();"), vec![], false),
+            (own("int g() { return f(); }"), vec![0], false),
+            (own("int h();"), vec![], false),
+            (own("extern \"C\" int k();"), vec![], false),
+            (own("// note"), vec![], false),
+            (own("int u;"), vec![], false),
+        ]
+    );
+}
