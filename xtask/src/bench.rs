@@ -42,17 +42,21 @@ pub(crate) struct BenchArgs {
     /// each case's plan.
     #[arg(long = "reducer", value_name = "ID")]
     reducers: Vec<String>,
+    /// Run only these of whittle's algorithms (`auto`, `gtr*`, `hdd`, `ddmin`, …); repeatable.
+    /// The saved rows of the others stay. Default: every algorithm of each case's plan.
+    #[arg(long = "algorithm", value_name = "ALGO")]
+    algorithms: Vec<String>,
     /// Minutes after which another reducer's run is stopped (SIGTERM to its process group) and
     /// marked so; its result is then the smallest interesting candidate it had tested.
     #[arg(long, default_value_t = 5.0)]
     others_budget_minutes: f64,
-    /// With `--case` or `--reducer`, start from nothing instead of keeping the saved results of
+    /// With `--case`, `--reducer` or `--algorithm`, start from nothing instead of keeping the saved results of
     /// the cases and reducers this run does not rerun.
     #[arg(long)]
     fresh: bool,
     /// Run nothing: redraw the document and its plots from the results saved beside it by the
     /// last run (`docs/benchmarks.json`), after a change to how they are shown.
-    #[arg(long, conflicts_with_all = ["quick", "cases", "reducers"])]
+    #[arg(long, conflicts_with_all = ["quick", "cases", "reducers", "algorithms"])]
     redraw: bool,
     /// Do not install the programs the cases call when they are missing (`cargo xtask install`
     /// does that on its own): their cases are then marked "not run: tool missing".
@@ -69,7 +73,9 @@ impl BenchArgs {
     /// The saved results this run adds to: those of the last run of the same kind (quick or
     /// full), when this run reruns only some cases or reducers and `--fresh` is not given.
     fn merged_into(&self, out: &Path) -> Option<Results> {
-        if self.fresh || (self.cases.is_empty() && self.reducers.is_empty()) {
+        if self.fresh
+            || (self.cases.is_empty() && self.reducers.is_empty() && self.algorithms.is_empty())
+        {
             return None;
         }
         let text = std::fs::read_to_string(results::results_path(out)).ok()?;
@@ -102,7 +108,7 @@ impl BenchArgs {
         results::merge_sections(
             saved,
             fresh.to_vec(),
-            self.wants("whittle"),
+            self.wants("whittle").then_some(self.algorithms.as_slice()),
             &others_ran,
             &order,
         )
@@ -299,6 +305,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<ExitCode> {
         others,
         others_missing,
         reducers: &args.reducers,
+        algorithms: &args.algorithms,
     };
     let out = root.join(&args.out);
     if let Some(dir) = out.parent() {

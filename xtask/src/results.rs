@@ -326,12 +326,13 @@ mod text_or_bytes {
 /// The sections of a run that reran only some cases or reducers, merged with the saved results
 /// of earlier runs: a case this run did not measure keeps its saved section (marked with when
 /// it was measured); in a case it did measure, the rows of reducers it did not run (whittle's,
-/// when `whittle_ran` is false, and those of other reducers not in `others_ran`) are kept from
-/// the saved section. Cases come in the order of `order`.
+/// when `whittle_ran` is `None`, and those of other reducers not in `others_ran`) are kept from
+/// the saved section, and so are whittle's rows and outputs of the algorithms it did not run
+/// (`whittle_ran` lists those it ran; empty: all of them). Cases come in the order of `order`.
 pub(crate) fn merge_sections(
     saved: &Results,
     mut fresh: Vec<CaseSection>,
-    whittle_ran: bool,
+    whittle_ran: Option<&[String]>,
     others_ran: &[String],
     order: &[&str],
 ) -> Vec<CaseSection> {
@@ -347,9 +348,13 @@ pub(crate) fn merge_sections(
         if now.not_run.is_some() || old.not_run.is_some() {
             continue;
         }
-        if !whittle_ran {
-            now.rows.clone_from(&old.rows);
-            now.outputs.clone_from(&old.outputs);
+        match whittle_ran {
+            None => {
+                now.rows.clone_from(&old.rows);
+                now.outputs.clone_from(&old.outputs);
+            }
+            Some(ran) if !ran.is_empty() => keep_other_algorithms(old, now, ran),
+            Some(_) => {}
         }
         let mut others: Vec<_> = old
             .others
@@ -380,6 +385,40 @@ pub(crate) fn merge_sections(
     }
     out
 }
+
+/// Into `now` (whittle's rows and outputs of the algorithms `ran`), the saved rows and outputs
+/// of the others, in the order of [`ALGORITHM_ORDER`].
+fn keep_other_algorithms(old: &CaseSection, now: &mut CaseSection, ran: &[String]) {
+    let order = |algorithm: &str| {
+        ALGORITHM_ORDER
+            .iter()
+            .position(|&a| a == algorithm)
+            .unwrap_or(ALGORITHM_ORDER.len())
+    };
+    let mut rows: Vec<Row> = (old.rows.iter())
+        .filter(|r| !ran.contains(&r.algorithm))
+        .cloned()
+        .collect();
+    rows.append(&mut now.rows);
+    rows.sort_by_key(|r| order(&r.algorithm));
+    now.rows = rows;
+    // An output's label begins with its algorithm (`runner::output_shown`).
+    let algorithm_of = |o: &Output| {
+        let label = o.label.trim_start_matches('`');
+        label[..label.find('`').unwrap_or(label.len())].to_string()
+    };
+    let mut outputs: Vec<Output> = (old.outputs.iter())
+        .filter(|o| !ran.contains(&algorithm_of(o)))
+        .cloned()
+        .collect();
+    outputs.append(&mut now.outputs);
+    outputs.sort_by_key(|o| order(&algorithm_of(o)));
+    now.outputs = outputs;
+}
+
+/// The order of whittle's algorithms in a case's table: the seeds' from the oldest, then the
+/// default.
+const ALGORITHM_ORDER: [&str; 7] = ["ddmin", "hdd", "hdd*", "hdd+", "gtr", "gtr*", "auto"];
 
 #[cfg(test)]
 mod tests;

@@ -41,6 +41,8 @@ pub(crate) struct Runner<'a> {
     pub(crate) others_missing: Vec<(Other, String)>,
     /// The reducers `--reducer` selects: see [`wants`].
     pub(crate) reducers: &'a [String],
+    /// Whittle's algorithms `--algorithm` selects (all when empty).
+    pub(crate) algorithms: &'a [String],
 }
 
 /// Runs a case's plan: every algorithm at every `-j`, one at a time.
@@ -57,7 +59,9 @@ pub(crate) fn run_case(
     // The output of the first `-j` of each step.
     let mut firsts: Vec<(Step, Option<Vec<u8>>)> = Vec::new();
     let steps = if wants(runner.reducers, "whittle") {
-        plan.steps()
+        let mut steps = plan.steps();
+        steps.retain(|s| wants(runner.algorithms, s.algorithm));
+        steps
     } else {
         Vec::new()
     };

@@ -78,7 +78,7 @@ fn a_partial_run_keeps_the_saved_results_of_what_it_did_not_rerun() {
     now.rows.clear();
     now.outputs.clear();
     now.others = vec![other("picire", 60)];
-    let merged = merge_sections(&saved, vec![now], false, &["picire".into()], &order);
+    let merged = merge_sections(&saved, vec![now], None, &["picire".into()], &order);
     assert_eq!(
         merged.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(),
         ["xml-iso-entity", "py-underlying-dict"]
@@ -104,8 +104,16 @@ fn a_partial_run_keeps_the_saved_results_of_what_it_did_not_rerun() {
 
     // `--case py-underlying-dict` with whittle: the new rows replace the saved ones.
     let now = py_section(vec![py_row("hdd*", "python", 2, true)]);
-    let merged = merge_sections(&saved, vec![now.clone()], true, &[], &order);
+    let merged = merge_sections(&saved, vec![now.clone()], Some(&[]), &[], &order);
     assert_eq!(merged[1].rows, now.rows);
+
+    // `--case py-underlying-dict --algorithm auto`: the saved `gtr*` row stays, before the new
+    // `auto` one.
+    let now = py_section(vec![py_row("auto", "python", 2, true)]);
+    let ran = ["auto".to_string()];
+    let merged = merge_sections(&saved, vec![now.clone()], Some(&ran), &[], &order);
+    let rows: Vec<&str> = merged[1].rows.iter().map(|r| r.algorithm.as_str()).collect();
+    assert_eq!(rows, ["gtr*", "auto"]);
     assert_eq!(
         merged[0]
             .carried_from
