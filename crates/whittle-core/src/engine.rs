@@ -500,6 +500,9 @@ impl<'a> Reducer<'a> {
     /// Accepts an interesting candidate as the new best and tells the observers.
     pub fn accept<C>(&mut self, found: &Found<C>) {
         self.best.clone_from(&found.bytes);
+        if self.gate {
+            self.judge.tighten(&self.best);
+        }
         bump(&self.judge.counters.improvements);
         let stats = self.stats();
         let best = &self.best;

@@ -7,8 +7,8 @@ use crate::oracle::{Oracle, Verdict};
 use crate::stats::{Busy, Counters, Stats, bump};
 use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use crate::engine::ReduceError;
@@ -37,8 +37,9 @@ pub(crate) struct Judge<'a> {
     pub(crate) observers: Mutex<Vec<Box<dyn Observer + 'a>>>,
     /// Nodes of the current tree, for `Tested::nodes`.
     pub(crate) nodes: AtomicUsize,
-    /// The defects of each kind the gate lets through ([`Format::gate_allowance`] of the input).
-    gate_allowance: Vec<usize>,
+    /// The defects of each kind the gate lets through: [`Format::gate_allowance`] of the input,
+    /// then of each best candidate committed, whichever is fewer ([`Judge::tighten`]).
+    gate_allowance: RwLock<Vec<usize>>,
 }
 
 impl<'a> Judge<'a> {
@@ -51,7 +52,7 @@ impl<'a> Judge<'a> {
         gate_allowance: Vec<usize>,
     ) -> Judge<'a> {
         Judge {
-            gate_allowance,
+            gate_allowance: RwLock::new(gate_allowance),
             format,
             oracle,
             stop,
@@ -136,9 +137,9 @@ impl<'a> Judge<'a> {
         cancel: &dyn Fn() -> bool,
     ) -> Result<Verdict, ReduceError> {
         if let Some(v) = self.cached(key) {
-            return Ok(v);
+            return Ok(self.admitted(v, bytes, gate));
         }
-        if gate && !self.format.gate_within(bytes, &self.gate_allowance) {
+        if gate && !self.passes_gate(bytes) {
             bump(&self.counters.gate_rejections);
             self.remember(key, false);
             return Ok(Verdict::Boring);
@@ -151,6 +152,46 @@ impl<'a> Judge<'a> {
             self.remember(key, verdict == Verdict::Interesting);
         }
         Ok(verdict)
+    }
+
+    /// Whether `bytes` pass the gate with the allowance as it is now.
+    fn passes_gate(&self, bytes: &[u8]) -> bool {
+        let allowance = self
+            .gate_allowance
+            .read()
+            .unwrap_or_else(|e| e.into_inner());
+        self.format.gate_within(bytes, &allowance)
+    }
+
+    /// `verdict` for `bytes`, unless it is interesting and the gate (on with `gate`) now
+    /// rejects them: a verdict given before the allowance was tightened, to a candidate that
+    /// idle workers judged ahead of the commit that tightened it, counts as the gate's answer
+    /// now, as it would have at `-j 1`.
+    pub(crate) fn admitted(&self, verdict: Verdict, bytes: &[u8], gate: bool) -> Verdict {
+        if verdict == Verdict::Interesting && gate && !self.passes_gate(bytes) {
+            return Verdict::Boring;
+        }
+        verdict
+    }
+
+    /// Lowers the allowance of each kind of defect to what `best` (the new current file) has,
+    /// where that is fewer: once the file has lost an error node or an undeclared name, no
+    /// candidate may bring one back. Nothing for a yes-or-no gate (no counts), and nothing
+    /// where `best` fails the gate (`None`).
+    pub(crate) fn tighten(&self, best: &[u8]) {
+        if self.gate_allowance.read().map_or(true, |a| a.is_empty()) {
+            return;
+        }
+        let Some(now) = self.format.gate_allowance(best) else {
+            return;
+        };
+        let mut allowance = self
+            .gate_allowance
+            .write()
+            .unwrap_or_else(|e| e.into_inner());
+        for (a, n) in allowance.iter_mut().zip(now) {
+            *a = (*a).min(n);
+        }
     }
 
     /// One oracle call, timed and counted.

@@ -294,7 +294,7 @@ impl Pool {
             // Settle the candidates from the lowest unresolved one on.
             let mut answer = None;
             while lowest < slots.len() {
-                match self.settle(&mut slots[lowest], gate) {
+                match self.settle(judge, &mut slots[lowest], gate) {
                     None => break,
                     Some(Ok(false)) => {
                         slots[lowest] = Slot::Skipped;
@@ -420,6 +420,7 @@ impl Pool {
         }
         let k = key(&out);
         if let Some(v) = judge.cached(k) {
+            let v = judge.admitted(v, &out, gate);
             return Slot::Known(v == Verdict::Interesting, c, out);
         }
         let job = match self.running(k) {
@@ -431,7 +432,12 @@ impl Pool {
 
     /// Whether a candidate is interesting, once its test has ended (`None` before). A test
     /// cancelled by someone else (a stop, a closed pool) is started again.
-    fn settle<C>(&self, slot: &mut Slot<C>, gate: bool) -> Option<Result<bool, ReduceError>> {
+    fn settle<C>(
+        &self,
+        judge: &Judge<'_>,
+        slot: &mut Slot<C>,
+        gate: bool,
+    ) -> Option<Result<bool, ReduceError>> {
         let job = match slot {
             Slot::Skipped => return Some(Ok(false)),
             Slot::Known(v, ..) => return Some(Ok(*v)),
@@ -454,7 +460,7 @@ impl Pool {
         };
         match verdict {
             Some(v) if v != Verdict::Cancelled => {
-                let interesting = v == Verdict::Interesting;
+                let interesting = judge.admitted(v, &out, gate) == Verdict::Interesting;
                 *slot = Slot::Known(interesting, c, out);
                 Some(Ok(interesting))
             }

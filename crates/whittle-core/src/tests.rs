@@ -3,6 +3,7 @@
 
 mod algorithms;
 mod below;
+mod counted_gate;
 mod journal;
 mod lists;
 mod nest;

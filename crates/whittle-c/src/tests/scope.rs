@@ -26,6 +26,46 @@ fn a_candidate_may_not_use_a_name_it_no_longer_declares() {
 }
 
 #[test]
+fn what_the_grammar_could_not_read_declares_nothing() {
+    // `@ x @;` is an `ERROR` holding the word `x`: `int x;` gone, `x` is undeclared.
+    let input = "int x;\n@ x @;\nint f(void) { return x; }\n";
+    let allowance = C.gate_allowance(input.as_bytes()).expect("counts");
+    assert_eq!(allowance[1], 0, "{allowance:?}");
+    assert!(C.gate_within(input.as_bytes(), &allowance));
+    assert!(!C.gate_within(input.replace("int x;", "").as_bytes(), &allowance));
+}
+
+#[test]
+fn a_constexpr_function_that_returns_a_value_keeps_a_return() {
+    let input = "constexpr int f(int a) { int b = a; return b; }\nconstexpr void g() {}\n";
+    assert!(passes(&CPP, input));
+    assert!(!passes(&CPP, &input.replace("return b;", "")));
+    assert!(passes(
+        &CPP,
+        &input.replace("return b;", "").replace("int f", "void f")
+    ));
+}
+
+#[test]
+fn a_specialization_needs_its_template() {
+    let input = "template <class T> struct H { T v; };\ntemplate <> struct H<int> { int v; };\n";
+    assert!(passes(&CPP, input));
+    // "`H` is not a class template": the primary gone, the specialization left.
+    assert!(!passes(&CPP, "template <> struct H<int> { int v; };\n"));
+    assert!(passes(&CPP, "template <class T> struct H { T v; };\n"));
+    // Also where the names are reserved, as all of libstdc++'s own are; GCC's own types and
+    // builtins are not declared anywhere.
+    let input =
+        "template <class T> struct __or_ { T v; };\ntemplate <> struct __or_<int> { int v; };\n";
+    assert!(passes(&CPP, input));
+    assert!(!passes(&CPP, "template <> struct __or_<int> { int v; };\n"));
+    assert!(passes(
+        &CPP,
+        "__int128 f(__builtin_va_list v) { return __builtin_expect(0, 0); }\n"
+    ));
+}
+
+#[test]
 fn c_keeps_tags_members_and_ordinary_names_apart() {
     // In C the tag `S` is not a type name, and a member is not a variable.
     assert!(!passes(
