@@ -112,7 +112,11 @@ fn a_partial_run_keeps_the_saved_results_of_what_it_did_not_rerun() {
     let now = py_section(vec![py_row("auto", "python", 2, true)]);
     let ran = ["auto".to_string()];
     let merged = merge_sections(&saved, vec![now.clone()], Some(&ran), &[], &order);
-    let rows: Vec<&str> = merged[1].rows.iter().map(|r| r.algorithm.as_str()).collect();
+    let rows: Vec<&str> = merged[1]
+        .rows
+        .iter()
+        .map(|r| r.algorithm.as_str())
+        .collect();
     assert_eq!(rows, ["gtr*", "auto"]);
     assert_eq!(
         merged[0]

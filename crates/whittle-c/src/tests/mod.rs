@@ -207,7 +207,8 @@ fn unused_declarations_are_listed_outermost_first() {
         "\n\nint main(void) { return 0; }\n"
     );
     // C++: operators, conversions and destructors are used where no name says so; a
-    // specialization is named by its template (used by `h`).
+    // specialization uses its template's name and declares none, so the template is used
+    // even where nothing else names it, and the specialization is not listed.
     let src = "struct A { bool operator==(const A &) const; operator bool() const; ~A(); void unused(); };\n\
                template <class T> struct H { T v; };\n\
                template <> struct H<int> { int v; };\n\
@@ -216,6 +217,10 @@ fn unused_declarations_are_listed_outermost_first() {
         all_of(&CPP, "unused-decl", src),
         src.replace("void unused();", "")
     );
+    let src = "template <class T> struct H { T v; };\n\
+               template <class T> struct H<T *> { int v; };\n\
+               int main() { return 0; }\n";
+    assert_eq!(list(&CPP, "unused-decl", src), Vec::<String>::new());
     // An enumerator goes with its comma; an enum member nothing names is unused.
     let src = "enum E { A, B, C };\nint main(void) { return A + C; }\n";
     assert_eq!(
