@@ -25,7 +25,8 @@ pub(crate) struct Case {
     pub(crate) source: Source,
     /// The test: exit 0 = still interesting.
     pub(crate) oracle: Oracle,
-    /// The tree format of the case (`--lang`); also the folder under `target/bench-inputs/`.
+    /// The tree format of the case (`--lang`); also the folder under `target/bench-inputs/`
+    /// that holds the case's own.
     pub(crate) lang: String,
     /// Algorithms and `-j` values of the full run.
     pub(crate) full: Plan,
@@ -368,10 +369,13 @@ impl Case {
         text
     }
 
-    /// Where the input is kept, relative to the workspace root.
+    /// Where the input is kept, relative to the workspace root: a folder per case, since two
+    /// cases may have inputs of the same name (the C cases' `input.c`), and a run of several
+    /// cases gets every input before it runs any.
     pub(crate) fn input_path(&self) -> PathBuf {
         Path::new("target/bench-inputs")
             .join(&self.lang)
+            .join(&self.id)
             .join(&self.file_name)
     }
 

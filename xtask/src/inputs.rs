@@ -31,7 +31,7 @@ pub(crate) fn shared_dir(root: &Path) -> Result<PathBuf> {
     })
 }
 
-/// Gets a case's input into `target/bench-inputs/LANG/`. Returns its path and a description of
+/// Gets a case's input into `target/bench-inputs/LANG/ID/`. Returns its path and a description of
 /// it for the document.
 pub(crate) fn fetch_input(root: &Path, case: &Case) -> Result<(PathBuf, String)> {
     let rel = case.input_path();

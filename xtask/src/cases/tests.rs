@@ -55,7 +55,7 @@ fn the_case_list_has_every_case_with_its_plan() {
     );
     assert_eq!(
         xml.input_path(),
-        Path::new("target/bench-inputs/xml/iso_3166-2.xml")
+        Path::new("target/bench-inputs/xml/xml-iso-entity/iso_3166-2.xml")
     );
     assert_eq!(
         xml.oracle
@@ -84,7 +84,7 @@ fn the_case_list_has_every_case_with_its_plan() {
     );
     assert_eq!(
         py.input_path(),
-        Path::new("target/bench-inputs/python/underlying_dict.py")
+        Path::new("target/bench-inputs/python/py-underlying-dict/underlying_dict.py")
     );
     assert_eq!(
         py.oracle.shown_path(),
@@ -182,7 +182,7 @@ fn the_pdf_cases_run_pdfcop_at_j2_and_pdfjs_from_target_bench_tools() {
     );
     assert_eq!(
         js.input_path(),
-        Path::new("target/bench-inputs/pdf/160F-2019.pdf")
+        Path::new("target/bench-inputs/pdf/pdf-js-at-opening/160F-2019.pdf")
     );
     // The regex reaches the script as one argument, backslashes and all.
     assert_eq!(js.oracle.args, ["caused by \\[:allowJSAtOpening\\]"]);
