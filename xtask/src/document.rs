@@ -29,8 +29,8 @@ pub(crate) fn document(
          (`--quick` for the short version). The cases come from `../shared/guide/cases.md`{}; \
          each is one file of `xtask/cases/`. What was measured is saved in \
          `benchmarks.json` beside this file: `cargo xtask bench --redraw` draws the document \
-         again from it, and a run of some cases or reducers (`--case`, `--reducer`) replaces \
-         only their results.{}\n",
+         again from it, and a run of some cases, reducers or algorithms (`--case`, `--reducer`, \
+         `--algorithm`) replaces only their results.{}\n",
         if ids.is_empty() {
             String::new()
         } else {
