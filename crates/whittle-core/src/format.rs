@@ -150,15 +150,6 @@ pub trait Format: Send + Sync {
         self.gate(input).then(Vec::new)
     }
 
-    /// Which kinds of defect of [`Format::gate_allowance`] the reduction may not bring back
-    /// once the current file has fewer of them than the input (each accepted candidate lowers
-    /// their allowance to its own count); the others keep the input's allowance throughout.
-    /// None by default. A count that a harmless edit can raise (a grammar's error recovery,
-    /// which blank lines can change) must not be one.
-    fn gate_tightens(&self) -> &'static [bool] {
-        &[]
-    }
-
     /// The gate with the allowance [`Format::gate_allowance`] gave: whether a candidate has no
     /// more defects of each kind than that. The default is [`Format::gate`].
     fn gate_within(&self, bytes: &[u8], allowance: &[usize]) -> bool {

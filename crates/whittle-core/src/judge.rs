@@ -38,7 +38,7 @@ pub(crate) struct Judge<'a> {
     /// Nodes of the current tree, for `Tested::nodes`.
     pub(crate) nodes: AtomicUsize,
     /// The defects of each kind the gate lets through: [`Format::gate_allowance`] of the input,
-    /// then of each best candidate committed, whichever is fewer ([`Judge::tighten`]).
+    /// then of each candidate accepted, whichever is fewer ([`Judge::tighten`]).
     gate_allowance: RwLock<Vec<usize>>,
 }
 
