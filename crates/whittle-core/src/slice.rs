@@ -39,6 +39,7 @@ pub(crate) fn reduce_slice(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
         return Ok(false);
     }
     r.set_phase("slice");
+    let base = fixed_closure(&slices);
     let before = r.best().len();
     let mut config: Vec<usize> = roots;
     let mut n = 2;
@@ -61,7 +62,7 @@ pub(crate) fn reduce_slice(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
         let count = if n_now == 2 { 2 } else { 2 * n_now };
         let found = r.first_interesting_by(
             count,
-            |i| Some(keeping(&slices, kept(i).into_iter())),
+            |i| Some(keeping(&slices, &base, kept(i).into_iter())),
             |s: &Splices, out: &mut Vec<u8>| r.format().render_splices(r.doc(), s, out),
         )?;
         match found {
@@ -83,16 +84,27 @@ pub(crate) fn reduce_slice(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
     Ok(r.best().len() < before)
 }
 
-/// The deletion of every part outside the closure of the fixed parts and `kept` under `needs`.
-fn keeping(slices: &Slices, kept: impl Iterator<Item = usize>) -> Splices {
-    let n = slices.parts.len();
-    let mut keep = vec![false; n];
-    let mut stack: Vec<usize> = (0..n).filter(|&p| slices.fixed[p]).chain(kept).collect();
+/// What every candidate keeps: the closure of the fixed parts under `needs`.
+fn fixed_closure(slices: &Slices) -> Vec<bool> {
+    let fixed = (0..slices.parts.len()).filter(|&p| slices.fixed[p]);
+    close(slices, vec![false; slices.parts.len()], fixed)
+}
+
+/// `keep` with the closure of `from` under `needs` added.
+fn close(slices: &Slices, mut keep: Vec<bool>, from: impl Iterator<Item = usize>) -> Vec<bool> {
+    let mut stack: Vec<usize> = from.collect();
     while let Some(p) = stack.pop() {
         if !std::mem::replace(&mut keep[p], true) {
             stack.extend(slices.needs[p].iter().copied().filter(|&q| !keep[q]));
         }
     }
+    keep
+}
+
+/// The deletion of every part outside `base` (the fixed parts' closure) and the closure of
+/// `kept` under `needs`.
+fn keeping(slices: &Slices, base: &[bool], kept: impl Iterator<Item = usize>) -> Splices {
+    let keep = close(slices, base.to_vec(), kept);
     let mut out = Splices::default();
     for (part, _) in slices.parts.iter().zip(&keep).filter(|(_, k)| !**k) {
         out.add(part.clone(), b"");
