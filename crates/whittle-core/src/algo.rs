@@ -6,10 +6,13 @@ use crate::engine::{ReduceError, Reducer};
 use crate::lookahead::{
     Lazy, Lookahead, Successor, View, forbidden_items, smaller_replacement, template_items,
 };
+use crate::plan::{Memo, Odds, Planner, Steps};
 use crate::pool::Next;
 use crate::template::Template;
 use crate::tree::NodeId;
 use std::fmt;
+use std::hash::BuildHasher;
+use std::rc::Rc;
 use std::str::FromStr;
 
 /// An algorithm selectable with `--algorithm`.
@@ -102,7 +105,11 @@ pub fn run(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError>
 fn run_tree(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError> {
     run_algorithm(r, algorithm)?;
     // Only GTR's transformations are filtered by rules; HDD's deletions are all tried already.
-    if r.has_rules() && matches!(algorithm, Algorithm::Gtr | Algorithm::GtrStar) {
+    let gtr = matches!(
+        algorithm,
+        Algorithm::Gtr | Algorithm::GtrStar | Algorithm::Auto
+    );
+    if r.has_rules() && gtr {
         let templates = r.format().templates();
         while try_forbidden(r, &templates)? {
             run_algorithm(r, algorithm)?;
@@ -123,7 +130,7 @@ fn run_auto(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
     loop {
         crate::lists::reduce_lists(r, false)?;
         r.set_phase("tree");
-        run_tree(r, Algorithm::GtrStar)?;
+        run_tree(r, Algorithm::Auto)?;
         if crate::lists::reduce_lists(r, true)? {
             continue;
         }
@@ -202,7 +209,8 @@ fn run_algorithm(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), Reduce
             hdd_plus_phase(r)
         }
         Algorithm::Gtr => gtr(r, &templates).map(drop),
-        Algorithm::GtrStar | Algorithm::Auto => fixpoint(r, |r| gtr_round(r, &templates, true)),
+        Algorithm::GtrStar => fixpoint(r, |r| gtr_round(r, &templates, true, false)),
+        Algorithm::Auto => fixpoint(r, |r| gtr_round(r, &templates, true, true)),
     }
 }
 
@@ -311,6 +319,7 @@ fn greedy_scan<T: Copy + Sync>(
 ) -> Result<bool, ReduceError> {
     let mut start = 0;
     let mut accepted = false;
+    let memo = Memo::default();
     while start < items.len() {
         let reducer = &*r;
         let after = Lazy::new(&mut *after, reducer);
@@ -318,44 +327,34 @@ fn greedy_scan<T: Copy + Sync>(
         let rest = &items[start..];
         let render =
             |edits: &Edits, out: &mut Vec<u8>| reducer.format().render(reducer.doc(), edits, out);
-        let next_sweep = |i: usize, out: &mut Vec<u8>| {
-            make(tree, current, items[i]).is_some_and(|e| {
-                render(&e, out);
-                true
-            })
+        let steps = SweepSteps {
+            items,
+            again,
+            make: &|state: &Edits, t: T| make(tree, state, t),
+            render: &render,
         };
-        // After candidate `w` wins: the rest of the scan on top of it.
-        let won = |w: usize, i: usize, out: &mut Vec<u8>| {
-            let Some(state) = make(tree, current, rest[w]) else {
-                return false;
-            };
-            make(tree, &state, rest[w + 1 + i]).is_some_and(|e| {
-                render(&e, out);
-                true
-            })
-        };
-        let won_count = |w: usize| rest.len() - w - 1;
-        let sweep_count = || items.len();
-        let (after_count, then) = (
+        let (after_count, after_render) = (
             || after.count(),
-            |i, out: &mut Vec<u8>| after.render(i, out),
+            |i: usize, out: &mut Vec<u8>| after.render(i, out),
         );
-        let next = Next {
-            // The sweep ends here if nothing wins; the caller sweeps again if it accepted any
-            // and says so, and goes on to `after` if not.
-            failed: if accepted && again {
-                Some((&sweep_count, &next_sweep))
-            } else {
-                Some((&after_count, &then))
-            },
-            won: Some((&won_count, &won)),
+        let plan = Planner {
+            steps: &steps,
+            current: Rc::new(Sweep::new(current.clone(), start, accepted)),
+            odds: reducer.odds(),
+            after: Some((&after_count, &after_render)),
+            memo: &memo,
         };
         let found = reducer.first_interesting_then(
             rest.len(),
             &|i| make(tree, current, rest[i]),
             &render,
-            next,
+            Next {
+                plan: Some(&plan),
+                ..Next::default()
+            },
         )?;
+        let tried = found.as_ref().map_or(rest.len(), |f| f.index + 1);
+        r.odds().record(Odds::SWEEP, tried as f64, found.is_some());
         let Some(f) = found else { break };
         r.accept(&f);
         start += f.index + 1;
@@ -365,19 +364,91 @@ fn greedy_scan<T: Copy + Sync>(
     Ok(accepted)
 }
 
+/// Where a greedy sweep stands: the edits it kept, the item it goes on from, and whether it kept
+/// any.
+struct Sweep {
+    state: Edits,
+    start: usize,
+    accepted: bool,
+    /// A hash of `state`.
+    id: u64,
+}
+
+impl Sweep {
+    fn new(state: Edits, start: usize, accepted: bool) -> Sweep {
+        let id = rustc_hash::FxBuildHasher.hash_one(&state);
+        Sweep {
+            state,
+            start,
+            accepted,
+            id,
+        }
+    }
+}
+
+/// A greedy sweep's steps for a [`Planner`]: after a win, the rest of the sweep on top of the
+/// winner; after the sweep, with `again`, a new one if it kept anything.
+struct SweepSteps<'a, T> {
+    items: &'a [T],
+    again: bool,
+    make: &'a dyn Fn(&Edits, T) -> Option<Edits>,
+    render: &'a dyn Fn(&Edits, &mut Vec<u8>),
+}
+
+impl<T: Copy> Steps for SweepSteps<'_, T> {
+    type Step = Sweep;
+
+    fn count(&self, s: &Sweep) -> usize {
+        self.items.len() - s.start
+    }
+
+    fn id(&self, s: &Sweep, i: usize) -> u64 {
+        rustc_hash::FxBuildHasher.hash_one((s.id, s.start + i))
+    }
+
+    fn step_id(&self, s: &Sweep) -> u64 {
+        rustc_hash::FxBuildHasher.hash_one((s.id, s.start, s.accepted))
+    }
+
+    fn render(&self, s: &Sweep, i: usize, out: &mut Vec<u8>) -> bool {
+        (self.make)(&s.state, self.items[s.start + i]).is_some_and(|e| {
+            (self.render)(&e, out);
+            true
+        })
+    }
+
+    fn won(&self, s: &Sweep, i: usize) -> Option<Sweep> {
+        let state = (self.make)(&s.state, self.items[s.start + i])?;
+        Some(Sweep::new(state, s.start + i + 1, true))
+    }
+
+    fn failed(&self, s: &Sweep) -> Option<Sweep> {
+        (s.accepted && self.again).then(|| Sweep::new(s.state.clone(), 0, false))
+    }
+
+    fn class(&self, _: &Sweep) -> usize {
+        Odds::SWEEP
+    }
+}
+
 /// GTR (Alg. 4): for each level, top down, apply every template to the level's nodes; an
 /// at-most-one template through ddmin, the others through the backtracking search of Alg. 5.
 /// Returns whether anything changed.
 pub fn gtr(r: &mut Reducer<'_>, templates: &[Box<dyn Template>]) -> Result<bool, ReduceError> {
-    gtr_round(r, templates, false)
+    gtr_round(r, templates, false, false)
 }
 
 /// [`gtr`]; `repeats` says that a round which changed something is followed by another (GTR*),
-/// so that past the last level, idle workers start the next round's first step.
+/// so that past the last level, idle workers start the next round's first step. With
+/// `deletions_first` (the default pipeline, beyond the paper), a template that substitutes a
+/// node by a descendant waits, on a wide level, until the deletions of the level below have run:
+/// on a flat tree (a file of lines) substituting the root by each of its children costs a test
+/// per child before the first improvement, and after the deletions few children are left.
 fn gtr_round(
     r: &mut Reducer<'_>,
     templates: &[Box<dyn Template>],
     repeats: bool,
+    deletions_first: bool,
 ) -> Result<bool, ReduceError> {
     let mut changed = false;
     let mut level = 0;
@@ -388,6 +459,9 @@ fn gtr_round(
         while again {
             again = false;
             for (i, t) in templates.iter().enumerate() {
+                if deletions_first && !t.at_most_one() && wide(r, level) {
+                    changed |= deletions_below(r, templates, level)?;
+                }
                 // What comes next: the pass goes on to the next template, and once it has
                 // changed the level with a template that moves nodes up, the level is passed
                 // again.
@@ -410,6 +484,32 @@ fn gtr_round(
             }
         }
         level += 1;
+    }
+    Ok(changed)
+}
+
+/// A level is wide when its nodes have more than this many children each, on average.
+const WIDE: usize = 16;
+
+/// Whether the nodes of `level` have many children (see [`gtr_round`]).
+fn wide(r: &Reducer<'_>, level: usize) -> bool {
+    let nodes = r.tree().level(level).len();
+    let below = r.tree().level(level + 1).len();
+    below > WIDE * nodes.max(1)
+}
+
+/// The at-most-one templates (the deletions) over the level below `level`. Returns whether they
+/// changed anything.
+fn deletions_below(
+    r: &mut Reducer<'_>,
+    templates: &[Box<dyn Template>],
+    level: usize,
+) -> Result<bool, ReduceError> {
+    let mut changed = false;
+    for (j, t) in templates.iter().enumerate() {
+        if t.at_most_one() {
+            changed |= apply_template(r, level + 1, j, t.as_ref(), Successor::none())?;
+        }
     }
     Ok(changed)
 }

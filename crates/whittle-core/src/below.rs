@@ -220,6 +220,7 @@ pub(crate) fn apply_changes_keeping(
             Some((&after_count, &then_after))
         },
         won: None,
+        plan: None,
     };
     let found = reducer.first_interesting_then(
         1,
@@ -387,6 +388,7 @@ fn greedy(
             Next {
                 failed: Some((&after_count, &then)),
                 won: Some((&won_count, &won)),
+                plan: None,
             },
         )?;
         let Some(f) = found else { break };

@@ -5,9 +5,14 @@
 use crate::edit::{Edit, Edits};
 use crate::engine::{ReduceError, Reducer};
 use crate::lookahead::{Lazy, Successor};
+use crate::plan::{Memo, Odds, Planner, Steps};
 use crate::pool::Next;
 use crate::tree::NodeId;
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
+use std::hash::{Hash, Hasher};
 use std::ops::Range;
+use std::rc::Rc;
 
 /// ddmin over `items`, where removing item `i` means applying `removal[i]` on top of `base`.
 /// Returns the kept items; each accepted configuration has already been given to
@@ -76,47 +81,202 @@ pub(crate) fn ddmin_by<C: Send>(
     render: impl Fn(&Reducer<'_>, &C, &mut Vec<u8>) + Sync,
     after: &mut Successor<'_>,
 ) -> Result<(Vec<usize>, usize), ReduceError> {
-    let mut step = Split::first(len, start);
+    let mut step = Rc::new(Split::first(len, start));
+    let memo = Memo::default();
+    let mut failures = Failures::default();
     while !step.config.is_empty() {
-        let finer = step.finer();
         let reducer = &*r;
         let after = Lazy::new(&mut *after, reducer);
-        let render_kept = |kept: &[usize], out: &mut Vec<u8>| {
-            render(reducer, &candidate(kept), out);
-            true
+        let render_c = |c: &C, out: &mut Vec<u8>| render(reducer, c, out);
+        let steps = DdminSteps {
+            candidate: &candidate,
+            render: &render_c,
+            failures: &failures,
+            weights: RefCell::default(),
         };
-        let failed = |i: usize, out: &mut Vec<u8>| match &finer {
-            Some(s) => s.chain_kept(i).is_some_and(|kept| render_kept(&kept, out)),
-            None => after.render(i, out),
+        let (after_count, after_render) = (
+            || after.count(),
+            |i: usize, out: &mut Vec<u8>| after.render(i, out),
+        );
+        let plan = Planner {
+            steps: &steps,
+            current: step.clone(),
+            odds: reducer.odds(),
+            after: Some((&after_count, &after_render)),
+            memo: &memo,
         };
-        let failed_count = || {
-            finer
-                .as_ref()
-                .map_or_else(|| after.count(), Split::chain_len)
-        };
-        let won_count = |w: usize| step.after_win(w).count();
-        let won =
-            |w: usize, i: usize, out: &mut Vec<u8>| render_kept(&step.after_win(w).kept(i), out);
         let found = reducer.first_interesting_then(
             step.count(),
             &|i| Some(candidate(&step.kept(i))),
-            &|c: &C, out: &mut Vec<u8>| render(reducer, c, out),
+            &render_c,
             Next {
-                failed: Some((&failed_count, &failed)),
-                won: Some((&won_count, &won)),
+                plan: Some(&plan),
+                ..Next::default()
             },
         )?;
-        step = match (found, finer) {
-            (Some(f), _) => {
+        // The odds are learned from the candidates as the failures so far weighed them; the
+        // failed ones then weigh the candidates to come.
+        let tried = found.as_ref().map_or(step.count(), |f| f.index + 1);
+        let weights: f64 = (0..tried).map(|i| failures.weight(&step, i)).sum();
+        let class = Odds::ddmin_class(step.count());
+        r.odds().record(class, weights.max(0.1), found.is_some());
+        for i in 0..tried - usize::from(found.is_some()) {
+            failures.add(&step, i);
+        }
+        step = match found {
+            Some(f) => {
                 r.accept(&f);
-                step.after_win(f.index)
+                Rc::new(step.after_win(f.index))
             }
-            (None, Some(finer)) => finer,
-            (None, None) => break,
+            None => match step.finer() {
+                Some(finer) => Rc::new(finer),
+                None => break,
+            },
         };
+        failures.narrow(&step.bits);
     }
     let n = step.parts.len();
-    Ok((step.config, n))
+    let config = Rc::try_unwrap(step).map_or_else(|s| s.config.clone(), |s| s.config);
+    Ok((config, n))
+}
+
+/// ddmin's steps for a [`Planner`]: a step is a [`Split`], its candidates are rendered by
+/// `render` from the candidate `candidate` makes of the items they keep.
+struct DdminSteps<'a, C> {
+    candidate: &'a (dyn Fn(&[usize]) -> C + Sync),
+    render: &'a dyn Fn(&C, &mut Vec<u8>),
+    failures: &'a Failures,
+    /// [`Failures::weight`] of the candidates looked at, by [`Steps::id`].
+    weights: RefCell<FxHashMap<u64, f64>>,
+}
+
+impl<C> Steps for DdminSteps<'_, C> {
+    type Step = Split;
+
+    fn count(&self, s: &Split) -> usize {
+        s.count()
+    }
+
+    fn id(&self, s: &Split, i: usize) -> u64 {
+        let p = &s.parts[s.part(i)];
+        let mut h = rustc_hash::FxHasher::default();
+        (s.id, p.start, p.end).hash(&mut h);
+        h.finish()
+    }
+
+    fn step_id(&self, s: &Split) -> u64 {
+        s.id
+    }
+
+    fn render(&self, s: &Split, i: usize, out: &mut Vec<u8>) -> bool {
+        (self.render)(&(self.candidate)(&s.kept(i)), out);
+        true
+    }
+
+    fn won(&self, s: &Split, i: usize) -> Option<Split> {
+        let w = s.after_win(i);
+        (!w.config.is_empty()).then_some(w)
+    }
+
+    fn failed(&self, s: &Split) -> Option<Split> {
+        s.finer()
+    }
+
+    fn class(&self, s: &Split) -> usize {
+        Odds::ddmin_class(s.count())
+    }
+
+    fn weight(&self, s: &Split, i: usize) -> f64 {
+        let id = self.id(s, i);
+        if let Some(&w) = self.weights.borrow().get(&id) {
+            return w;
+        }
+        let w = self.failures.weight(s, i);
+        self.weights.borrow_mut().insert(id, w);
+        w
+    }
+}
+
+/// What the failed candidates of a run say about those to come. A failed candidate removed a
+/// set of items that holds one the test needs (if the test is monotone: the papers' assumption),
+/// and a needed item is in every configuration after it. So a candidate that removes every item
+/// of such a set still in its configuration fails too, and one that removes some of them fails
+/// with the share it removes (the needed item taken as any of them alike). Such candidates are
+/// still tested (the reduction does not assume the test monotone), but the plan weighs their
+/// wins by it: ddmin's run through a granularity then branches on few candidates, and idle
+/// workers can start its steps several wins ahead.
+#[derive(Default)]
+struct Failures {
+    /// The items each failed candidate removed, as bit sets.
+    removed: Vec<Vec<u64>>,
+}
+
+/// At most this many failures are kept (the oldest go first).
+const FAILURES_CAP: usize = 1024;
+
+impl Failures {
+    /// 0 if a failure says candidate `i` of `s` fails (it removes every item of a failure left
+    /// in its configuration), 1 if not.
+    fn weight(&self, s: &Split, i: usize) -> f64 {
+        let removed = s.removed(i);
+        let rules_out = |f: &Vec<u64>| {
+            let mut needed = false;
+            for ((f, c), r) in f.iter().zip(&s.bits).zip(&removed) {
+                let left = f & c;
+                if left & !r != 0 {
+                    return false;
+                }
+                needed |= left != 0;
+            }
+            needed
+        };
+        if self.removed.iter().any(rules_out) {
+            0.0
+        } else {
+            1.0
+        }
+    }
+
+    /// Keeps, of each failure, what is left of it in `config` (the configuration of the run's
+    /// next step: every later one is inside it), and of those only the smallest: a failure
+    /// whose items left hold all of another's says nothing more than that one.
+    fn narrow(&mut self, config: &[u64]) {
+        for f in &mut self.removed {
+            f.truncate(config.len());
+            for (f, c) in f.iter_mut().zip(config) {
+                *f &= c;
+            }
+        }
+        // Smallest first, so each is checked against those it could hold.
+        self.removed.retain(|f| f.iter().any(|&w| w != 0));
+        self.removed
+            .sort_by_key(|f| f.iter().map(|w| w.count_ones()).sum::<u32>());
+        self.removed.dedup();
+        let mut kept: Vec<Vec<u64>> = Vec::with_capacity(self.removed.len());
+        for f in self.removed.drain(..) {
+            let holds = |g: &Vec<u64>| g.iter().zip(&f).all(|(g, f)| g & !f == 0);
+            if !kept.iter().any(holds) {
+                kept.push(f);
+            }
+        }
+        self.removed = kept;
+    }
+
+    fn add(&mut self, s: &Split, i: usize) {
+        if self.removed.len() >= FAILURES_CAP {
+            self.removed.remove(0);
+        }
+        self.removed.push(s.removed(i));
+    }
+}
+
+/// `items` (each below `len`) as a bit set.
+fn bit_set(len: usize, items: &[usize]) -> Vec<u64> {
+    let mut bits = vec![0; len.div_ceil(64)];
+    for &i in items {
+        bits[i / 64] |= 1 << (i % 64);
+    }
+    bits
 }
 
 /// One step of ddmin: the configuration split into `n` parts, and its candidates, each the
@@ -126,6 +286,10 @@ pub(crate) struct Split {
     config: Vec<usize>,
     parts: Vec<Range<usize>>,
     from: usize,
+    /// A hash of `config`, `n` and `from`, which tells the run's steps apart.
+    id: u64,
+    /// `config` as a bit set over the run's items.
+    bits: Vec<u64>,
 }
 
 impl Split {
@@ -138,7 +302,12 @@ impl Split {
         // At n = 2 the complements are ddmin's two subsets, tried in the textbook's order: keep
         // the first half (remove part 1), then keep the second.
         let from = if n == 2 { 1 } else { from % n.max(1) };
+        let mut h = rustc_hash::FxHasher::default();
+        (&config, n, from).hash(&mut h);
+        let bits = bit_set(config.last().map_or(0, |&l| l + 1), &config);
         Split {
+            id: h.finish(),
+            bits,
             config,
             parts,
             from,
@@ -205,6 +374,13 @@ impl Split {
             let m = (n - 1).max(2);
             Split::new(self.kept(i), m, self.part(i) % m)
         }
+    }
+
+    /// The items candidate `i` removes, as a bit set as long as [`Split::bits`].
+    fn removed(&self, i: usize) -> Vec<u64> {
+        let p = &self.parts[self.part(i)];
+        let len = self.config.last().map_or(0, |&l| l + 1);
+        bit_set(len, &self.config[p.clone()])
     }
 
     /// The items candidate `i` keeps.

@@ -8,6 +8,7 @@ use crate::judge::{Judge, key};
 use crate::lookahead::{Parsed, View};
 use crate::observe::{Gate, Observer, Started};
 use crate::oracle::{Oracle, OracleError, Verdict};
+use crate::plan::Odds;
 use crate::pool::{Next, Pool};
 use crate::rules::{CompiledRules, Rules};
 pub use crate::stats::Stats;
@@ -120,6 +121,8 @@ pub struct Reducer<'a> {
     granularity: rustc_hash::FxHashMap<(usize, usize), usize>,
     /// The list moves' rewrites the test did not allow, by [`crate::lists`]'s key.
     refused: rustc_hash::FxHashSet<u64>,
+    /// How often the candidates of each kind of step won so far, for the speculation.
+    odds: Odds,
     doc: Document,
     /// The bytes `doc` was parsed from.
     bytes: Vec<u8>,
@@ -171,6 +174,7 @@ impl<'a> Reducer<'a> {
             minimal: false,
             granularity: Default::default(),
             refused: Default::default(),
+            odds: Odds::default(),
             doc,
             bytes: input.to_vec(),
             best: input.to_vec(),
@@ -389,6 +393,11 @@ impl<'a> Reducer<'a> {
             return Ok(None);
         }
         Ok((self.judge(&out, &|| false)? == Verdict::Interesting).then_some(out))
+    }
+
+    /// How often the candidates of each kind of step won so far.
+    pub(crate) fn odds(&self) -> &Odds {
+        &self.odds
     }
 
     /// Whether idle workers can start what comes next (a pool of more than one worker runs).

@@ -22,6 +22,7 @@ mod nest_splices;
 mod nest_templates;
 mod observe;
 mod oracle;
+mod plan;
 mod pool;
 mod reduction;
 mod repeat;

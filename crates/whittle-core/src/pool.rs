@@ -17,8 +17,9 @@
 use crate::engine::{Found, ReduceError};
 use crate::judge::{Judge, key};
 use crate::oracle::Verdict;
+use crate::plan::{Plan, Wanted};
 use crate::stats::bump;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -50,7 +51,18 @@ pub(crate) struct Next<'p> {
     pub(crate) failed: Option<Prefetch<'p>>,
     /// The next step if a candidate of this one wins.
     pub(crate) won: Option<WonPrefetch<'p>>,
+    /// The steps that follow, several deep, most likely first (see `plan.rs`); when given,
+    /// `failed` and `won` are not used.
+    pub(crate) plan: Option<&'p dyn Plan>,
 }
+
+/// A plan's candidate less likely than this to be needed is not started: an idle worker waits
+/// rather than run a test that will most likely be cancelled (on a cluster a cancelled test
+/// still takes a queue slot, and here its processes take a core from the tests that decide).
+const MIN_CHANCE: f64 = 0.05;
+/// A plan is followed this far (candidates offered, per worker); speculative tests it no longer
+/// offers within it are cancelled.
+const HORIZON_PER_JOB: usize = 4;
 
 enum Outcome {
     Verdict(Verdict),
@@ -69,6 +81,13 @@ struct Job {
 impl Job {
     fn cancelled(&self) -> bool {
         self.cancel.load(Ordering::SeqCst)
+    }
+
+    fn finished(&self) -> bool {
+        self.outcome
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_some()
     }
 
     fn set(&self, outcome: Outcome) {
@@ -94,6 +113,8 @@ pub(crate) struct Pool {
     state: Mutex<State>,
     work: Condvar,
     done: Condvar,
+    /// The tests a plan started (see [`Pool::follow`]), until the plan no longer offers them.
+    speculative: Mutex<Vec<Arc<Job>>>,
 }
 
 /// A candidate of the current step.
@@ -101,6 +122,8 @@ enum Slot<C> {
     Skipped,
     Known(bool, C, Vec<u8>),
     Waiting(Arc<Job>, C, Vec<u8>),
+    /// Rendered, not yet started: every worker was busy (with a plan's tests).
+    Pending(u128, C, Vec<u8>),
 }
 
 impl Pool {
@@ -110,6 +133,7 @@ impl Pool {
             state: Mutex::default(),
             work: Condvar::new(),
             done: Condvar::new(),
+            speculative: Mutex::default(),
         }
     }
 
@@ -318,8 +342,16 @@ impl Pool {
                 Some(Err(e)) => break Err(e),
                 _ => {}
             }
-            // Hand out more candidates while a worker is free and the window allows.
-            while slots.len() < count && slots.len() <= lowest + window && self.has_room() {
+            // A plan starts what is most likely needed, this step's candidates included, and
+            // cancels the tests it started that are no longer likely to be.
+            let planned = next
+                .plan
+                .is_some_and(|plan| self.follow(judge, gate, best, plan, lowest));
+            // Hand out more candidates while a worker is free and the window allows (with a
+            // plan, a candidate no worker is free for waits as pending).
+            let pend = next.plan.is_some();
+            while slots.len() < count && slots.len() <= lowest + window && (pend || self.has_room())
+            {
                 if let Err(e) = judge.check_stop() {
                     return self.fail(e);
                 }
@@ -330,7 +362,7 @@ impl Pool {
                 };
                 slots.push(slot);
             }
-            if slots.len() == count {
+            if slots.len() == count && next.plan.is_none() {
                 // Idle workers start the next step: first the one after a failure, then the one
                 // after the lowest candidate still running wins.
                 if let Some((n, render)) = next.failed {
@@ -360,7 +392,7 @@ impl Pool {
             }
             // Nothing settled and nothing started: wait for a test to end (ours, or one of the
             // previous step's that holds a worker).
-            if (lowest, slots.len(), prefetched, won_next) == before {
+            if !planned && (lowest, slots.len(), prefetched, won_next) == before {
                 self.wait(seen);
             }
         };
@@ -368,7 +400,11 @@ impl Pool {
             Ok(Some(index)) => {
                 // Later candidates and the next step's are of no use now, unless they assumed
                 // this winner.
-                if won_on == Some(index) {
+                if next.plan.is_some() {
+                    // The plan of the next step decides what of its own tests to keep.
+                    let planned = self.lock_speculative().clone();
+                    self.cancel_where(|j| !planned.iter().any(|w| Arc::ptr_eq(w, j)));
+                } else if won_on == Some(index) {
                     self.cancel_where(|j| !won_jobs.iter().any(|w| Arc::ptr_eq(w, j)));
                 } else {
                     self.cancel_all();
@@ -423,11 +459,63 @@ impl Pool {
             let v = judge.admitted(v, &out, gate);
             return Slot::Known(v == Verdict::Interesting, c, out);
         }
-        let job = match self.running(k) {
-            Some(job) => job,
-            None => self.submit(k, out.clone(), gate, judge.phase()),
+        match self.running(k) {
+            Some(job) => Slot::Waiting(job, c, out),
+            None if self.has_room() => {
+                let job = self.submit(k, out.clone(), gate, judge.phase());
+                Slot::Waiting(job, c, out)
+            }
+            None => Slot::Pending(k, c, out),
+        }
+    }
+
+    /// Follows `plan` from candidate `from` of the current step: starts the candidates it
+    /// offers, most likely first, while a worker is free, and cancels the tests it started
+    /// before that it no longer offers. Returns whether it started any.
+    fn follow(
+        &self,
+        judge: &Judge<'_>,
+        gate: bool,
+        best: &[u8],
+        plan: &dyn Plan,
+        from: usize,
+    ) -> bool {
+        let horizon = self.jobs * HORIZON_PER_JOB;
+        let (mut offered, mut started) = (0, false);
+        let mut wanted = FxHashSet::default();
+        let mut out = Vec::new();
+        plan.plan(from, &|k| judge.peek(k), &mut |w: Wanted<'_>| {
+            // The plan offers its candidates most likely first: the rest are less likely still.
+            if w.chance < MIN_CHANCE {
+                return false;
+            }
+            offered += 1;
+            if self.running(w.key).is_some() {
+                wanted.insert(w.key);
+            } else if self.has_room() {
+                out.clear();
+                if (w.render)(&mut out) && shortlex_smaller(&out, best) {
+                    let job = self.submit(w.key, std::mem::take(&mut out), gate, judge.phase());
+                    self.lock_speculative().push(job);
+                    wanted.insert(w.key);
+                    started = true;
+                }
+            }
+            offered < horizon
+        });
+        let doomed: Vec<Arc<Job>> = {
+            let mut planned = self.lock_speculative();
+            planned.retain(|j| !j.cancelled() && !j.finished());
+            let (keep, doomed) = planned.drain(..).partition(|j| wanted.contains(&j.key));
+            *planned = keep;
+            doomed
         };
-        Slot::Waiting(job, c, out)
+        self.cancel_jobs(&doomed);
+        started
+    }
+
+    fn lock_speculative(&self) -> MutexGuard<'_, Vec<Arc<Job>>> {
+        self.speculative.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Whether a candidate is interesting, once its test has ended (`None` before). A test
@@ -442,6 +530,26 @@ impl Pool {
             Slot::Skipped => return Some(Ok(false)),
             Slot::Known(v, ..) => return Some(Ok(*v)),
             Slot::Waiting(job, ..) => job.clone(),
+            Slot::Pending(k, ..) => {
+                let k = *k;
+                let Slot::Pending(_, c, out) = std::mem::replace(slot, Slot::Skipped) else {
+                    unreachable!("matched above")
+                };
+                if let Some(v) = judge.cached(k) {
+                    let interesting = judge.admitted(v, &out, gate) == Verdict::Interesting;
+                    *slot = Slot::Known(interesting, c, out);
+                    return Some(Ok(interesting));
+                }
+                *slot = match self.running(k) {
+                    Some(job) => Slot::Waiting(job, c, out),
+                    None if self.has_room() => {
+                        let job = self.submit(k, out.clone(), gate, judge.phase());
+                        Slot::Waiting(job, c, out)
+                    }
+                    None => Slot::Pending(k, c, out),
+                };
+                return None;
+            }
         };
         let verdict = {
             let mut outcome = job.outcome.lock().unwrap_or_else(|e| e.into_inner());

@@ -1,0 +1,339 @@
+//! Speculation several steps deep: the candidates of the steps that follow the current one, on
+//! the branches where a candidate wins as well as where every candidate fails, ordered by how
+//! likely the reduction is to need them.
+//!
+//! A run of ddmin, or a greedy sweep, is a state machine: its next step depends only on which
+//! candidate of the current one wins first, or that none does ([`Steps`]). From the current step,
+//! [`Planner`] walks that tree of outcomes best first. A candidate whose verdict is known (cached)
+//! leads down one branch with the probability it arrived with; one whose verdict is not known
+//! leads down both, weighted by the odds that a candidate of its kind wins ([`Odds`], learned
+//! from the run itself: per kind of step and per ddmin granularity). The test pool starts the
+//! candidates it is offered in that order while it has workers free (and keeps the ones already
+//! running that are still offered), so with N workers the N candidates most likely to be needed
+//! run, however many steps ahead they are. What the reduction does not take is not wasted when
+//! its bytes come up later: verdicts are cached by content.
+
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::rc::Rc;
+use std::sync::Mutex;
+
+/// How a run goes on from a step. `Step` is the run's state before a step's scan starts.
+pub(crate) trait Steps {
+    type Step;
+    /// How many candidates step `s` has.
+    fn count(&self, s: &Self::Step) -> usize;
+    /// A number that tells candidate `i` of `s` apart from the run's other candidates (equal
+    /// numbers for equal candidates), so that its rendering is made once per run.
+    fn id(&self, s: &Self::Step, i: usize) -> u64;
+    /// A number that tells `s` apart from the run's other steps, so that the steps after it are
+    /// made once per run.
+    fn step_id(&self, s: &Self::Step) -> u64;
+    /// Renders candidate `i` of `s`; `false` if it has none (a skipped candidate).
+    fn render(&self, s: &Self::Step, i: usize, out: &mut Vec<u8>) -> bool;
+    /// The step after candidate `i` of `s` wins; `None` if the run then ends.
+    fn won(&self, s: &Self::Step, i: usize) -> Option<Self::Step>;
+    /// The step after every candidate of `s` fails; `None` if the run then ends.
+    fn failed(&self, s: &Self::Step) -> Option<Self::Step>;
+    /// The kind of `s`, for [`Odds`] (below [`Odds::CLASSES`]).
+    fn class(&self, s: &Self::Step) -> usize;
+    /// What is known of candidate `i` of `s` beyond its class, as a factor of its class's chance
+    /// to win: 0 when it is known to fail (it is still tested, but its win is not planned for).
+    fn weight(&self, _s: &Self::Step, _i: usize) -> f64 {
+        1.0
+    }
+}
+
+/// How often a tested candidate of each kind of step won in this reduction.
+#[derive(Default)]
+pub(crate) struct Odds {
+    /// (won, tried) per class; a candidate tried counts with its weight ([`Steps::weight`]).
+    counts: Mutex<[(f64, f64); Odds::CLASSES]>,
+}
+
+impl Odds {
+    /// Classes 0–27: ddmin by its number of parts (one class each below 16, then one per power
+    /// of two); 30: a greedy sweep; 31: the step after a run.
+    pub(crate) const CLASSES: usize = 32;
+    pub(crate) const SWEEP: usize = 30;
+    pub(crate) const AFTER: usize = 31;
+
+    /// The class of a ddmin step over `parts` parts.
+    pub(crate) fn ddmin_class(parts: usize) -> usize {
+        if parts < 16 {
+            parts
+        } else {
+            (12 + parts.ilog2() as usize).min(Odds::SWEEP - 1)
+        }
+    }
+
+    /// The chance that a candidate of `class` not yet judged wins: what its class did so far,
+    /// after a prior of one win in four (most candidates fail: so a step's failure, which is what
+    /// the pool can start ahead without knowing which candidate wins, is planned for first).
+    pub(crate) fn chance(&self, class: usize) -> f64 {
+        let (won, tried) = self.lock()[class.min(Odds::CLASSES - 1)];
+        ((won + 1.0) / (tried + 4.0)).min(1.0)
+    }
+
+    /// Records that a step of `class` judged candidates of weights adding up to `tried`, of
+    /// which the last won if `won`.
+    pub(crate) fn record(&self, class: usize, tried: f64, won: bool) {
+        let mut c = self.lock();
+        let e = &mut c[class.min(Odds::CLASSES - 1)];
+        e.0 += f64::from(u8::from(won));
+        e.1 += tried;
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, [(f64, f64); Odds::CLASSES]> {
+        self.counts.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A candidate the plan offers the pool: how likely the reduction is to need its verdict, its
+/// bytes' key, and how to render them.
+pub(crate) struct Wanted<'w> {
+    pub(crate) chance: f64,
+    pub(crate) key: u128,
+    pub(crate) render: &'w dyn Fn(&mut Vec<u8>) -> bool,
+}
+
+/// The candidates that may be needed after (and beside) the current step's, most likely first.
+pub(crate) trait Plan {
+    /// Offers them to `want` from candidate `from` of the current step on, until `want` returns
+    /// `false` or nothing likely enough is left; `known` is the cached verdict of a key.
+    fn plan(
+        &self,
+        from: usize,
+        known: &dyn Fn(u128) -> Option<bool>,
+        want: &mut dyn FnMut(Wanted<'_>) -> bool,
+    );
+}
+
+/// The step a run goes on to after its last, when every candidate of the run's last step fails:
+/// its candidates' count and their renderer (`pool::Prefetch`).
+pub(crate) type After<'a> = (
+    &'a dyn Fn() -> usize,
+    &'a dyn Fn(usize, &mut Vec<u8>) -> bool,
+);
+
+/// What a plan worked out, kept for the whole run (a step's plan is made again whenever a
+/// verdict comes in): the key of each candidate's bytes (`None`: no candidate), by
+/// [`Steps::id`], and the steps that follow a win and a failure, by the step's id.
+pub(crate) struct Memo<T> {
+    keys: RefCell<FxHashMap<u64, Option<u128>>>,
+    won: RefCell<FxHashMap<(u64, usize), Next<T>>>,
+    failed: RefCell<FxHashMap<u64, Next<T>>>,
+}
+
+/// The step that follows another (`None`: the run ends).
+type Next<T> = Option<Rc<T>>;
+
+impl<T> Default for Memo<T> {
+    fn default() -> Self {
+        Memo {
+            keys: RefCell::default(),
+            won: RefCell::default(),
+            failed: RefCell::default(),
+        }
+    }
+}
+
+impl<T> Memo<T> {
+    fn clear_if_full(&self) {
+        if self.keys.borrow().len() + self.won.borrow().len() >= MEMO_CAP {
+            self.keys.borrow_mut().clear();
+            self.won.borrow_mut().clear();
+            self.failed.borrow_mut().clear();
+        }
+    }
+}
+
+/// Branches less likely than this are not followed.
+const FLOOR: f64 = 1e-4;
+/// At most this many candidates are looked at per plan.
+const MAX_VISITS: usize = 1024;
+/// A memo holds at most this many renderings.
+const MEMO_CAP: usize = 1 << 16;
+
+/// The best-first walk over a [`Steps`] machine from its current step.
+pub(crate) struct Planner<'p, S: Steps> {
+    pub(crate) steps: &'p S,
+    pub(crate) current: Rc<S::Step>,
+    pub(crate) odds: &'p Odds,
+    pub(crate) after: Option<After<'p>>,
+    pub(crate) memo: &'p Memo<S::Step>,
+}
+
+enum At<T> {
+    Step(Rc<T>, usize),
+    After(usize),
+}
+
+struct Branch<T> {
+    chance: f64,
+    /// Ties go to the branch found first.
+    seq: u64,
+    at: At<T>,
+    /// Whether a candidate wins on the way here: the step after the run is known only for the
+    /// best bytes as they are (see `lookahead::Successor`), so it is not offered past a win.
+    won: bool,
+}
+
+impl<T> PartialEq for Branch<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl<T> Eq for Branch<T> {}
+impl<T> PartialOrd for Branch<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<T> Ord for Branch<T> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        (self.chance.total_cmp(&other.chance)).then(other.seq.cmp(&self.seq))
+    }
+}
+
+impl<S: Steps> Planner<'_, S> {
+    /// The key of candidate `i` of `s`, rendered once per run.
+    fn key(&self, s: &S::Step, i: usize) -> Option<u128> {
+        let id = self.steps.id(s, i);
+        if let Some(&k) = self.memo.keys.borrow().get(&id) {
+            return k;
+        }
+        let mut out = Vec::new();
+        let k = self
+            .steps
+            .render(s, i, &mut out)
+            .then(|| crate::judge::key(&out));
+        self.memo.clear_if_full();
+        self.memo.keys.borrow_mut().insert(id, k);
+        k
+    }
+
+    /// Where the run goes after candidate `i` of `s` wins.
+    fn after_win(&self, s: &S::Step, i: usize) -> At<S::Step> {
+        let id = (self.steps.step_id(s), i);
+        let next = self.memo.won.borrow().get(&id).cloned();
+        let next = next.unwrap_or_else(|| {
+            let next = self.steps.won(s, i).map(Rc::new);
+            self.memo.clear_if_full();
+            self.memo.won.borrow_mut().insert(id, next.clone());
+            next
+        });
+        next.map_or(At::After(0), |w| At::Step(w, 0))
+    }
+
+    /// Where the run goes after every candidate of `s` fails.
+    fn after_failure(&self, s: &S::Step) -> At<S::Step> {
+        let id = self.steps.step_id(s);
+        let next = self.memo.failed.borrow().get(&id).cloned();
+        let next = next.unwrap_or_else(|| {
+            let next = self.steps.failed(s).map(Rc::new);
+            self.memo.failed.borrow_mut().insert(id, next.clone());
+            next
+        });
+        next.map_or(At::After(0), |f| At::Step(f, 0))
+    }
+}
+
+impl<S: Steps> Plan for Planner<'_, S> {
+    fn plan(
+        &self,
+        from: usize,
+        known: &dyn Fn(u128) -> Option<bool>,
+        want: &mut dyn FnMut(Wanted<'_>) -> bool,
+    ) {
+        let mut heap = BinaryHeap::new();
+        let mut seq = 0;
+        let mut push = |heap: &mut BinaryHeap<Branch<S::Step>>, chance: f64, at, won| {
+            let after_win = won && matches!(at, At::After(_));
+            if chance >= FLOOR && !after_win {
+                seq += 1;
+                heap.push(Branch {
+                    chance,
+                    seq,
+                    at,
+                    won,
+                });
+            }
+        };
+        push(&mut heap, 1.0, At::Step(self.current.clone(), from), false);
+        let mut visits = 0;
+        while let Some(Branch {
+            chance, at, won, ..
+        }) = heap.pop()
+        {
+            visits += 1;
+            if visits > MAX_VISITS {
+                return;
+            }
+            let (s, i) = match at {
+                At::After(j) => {
+                    let Some((count, render)) = self.after else {
+                        continue;
+                    };
+                    if j >= count() {
+                        continue;
+                    }
+                    let mut out = Vec::new();
+                    if !render(j, &mut out) {
+                        push(&mut heap, chance, At::After(j + 1), won);
+                        continue;
+                    }
+                    let key = crate::judge::key(&out);
+                    match known(key) {
+                        // What follows an interesting one is not known here.
+                        Some(true) => {}
+                        Some(false) => push(&mut heap, chance, At::After(j + 1), won),
+                        None => {
+                            let render = |o: &mut Vec<u8>| render(j, o);
+                            let offer = Wanted {
+                                chance,
+                                key,
+                                render: &render,
+                            };
+                            if !want(offer) {
+                                return;
+                            }
+                            let q = self.odds.chance(Odds::AFTER);
+                            push(&mut heap, chance * (1.0 - q), At::After(j + 1), won);
+                        }
+                    }
+                    continue;
+                }
+                At::Step(s, i) => (s, i),
+            };
+            if i >= self.steps.count(&s) {
+                push(&mut heap, chance, self.after_failure(&s), won);
+                continue;
+            }
+            let Some(key) = self.key(&s, i) else {
+                push(&mut heap, chance, At::Step(s, i + 1), won);
+                continue;
+            };
+            match known(key) {
+                Some(true) => push(&mut heap, chance, self.after_win(&s, i), true),
+                Some(false) => push(&mut heap, chance, At::Step(s, i + 1), won),
+                None => {
+                    let render = |o: &mut Vec<u8>| self.steps.render(&s, i, o);
+                    let offer = Wanted {
+                        chance,
+                        key,
+                        render: &render,
+                    };
+                    if !want(offer) {
+                        return;
+                    }
+                    let q = self.odds.chance(self.steps.class(&s)) * self.steps.weight(&s, i);
+                    push(&mut heap, chance * q, self.after_win(&s, i), true);
+                    push(&mut heap, chance * (1.0 - q), At::Step(s, i + 1), won);
+                }
+            }
+        }
+    }
+}
