@@ -10,17 +10,16 @@
 //! renaming is one candidate that splices every occurrence of a name. Nothing is cloned; the
 //! current tree is re-parsed from the accepted bytes, as after every tree move.
 
-use crate::ddmin::{Split, ddmin_by};
-use crate::engine::{ReduceError, Reducer, shortlex_less};
+use crate::candidate::shortlex_less;
+use crate::changes::{apply_changes, apply_changes_then, render};
+use crate::engine::Reducer;
+use crate::engine::View;
+use crate::error::ReduceError;
 use crate::lexicon::{Lexicon, Splices, Token, TokenKind};
-use crate::lookahead::{Lazy, Lookahead, Successor, View};
+use crate::lookahead::{Lazy, Lookahead, Successor};
 use crate::pool::Next;
 use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
-
-fn render(r: &Reducer<'_>, s: &Splices, out: &mut Vec<u8>) {
-    r.format().render_splices(r.doc(), s, out);
-}
 
 /// Whether the format renders the current document's splices: the rendering of none is the
 /// current file (not so for a document whose tree is over a re-encoded text, say).
@@ -161,87 +160,6 @@ fn next_move(r: &Reducer<'_>, v: View<'_>, active: &MoveSet, from: usize) -> Opt
         }
     }
     None
-}
-
-/// Applies as many of `changes` (disjoint from each other) as the test allows: all of them at
-/// once first (the usual case for renamings and white space), then ddmin over them.
-pub(crate) fn apply_changes(r: &mut Reducer<'_>, changes: &[Splices]) -> Result<bool, ReduceError> {
-    apply_changes_then(r, changes, &mut Successor::none())
-}
-
-/// [`apply_changes`], told what comes after it (`after`).
-fn apply_changes_then(
-    r: &mut Reducer<'_>,
-    changes: &[Splices],
-    after: &mut Successor<'_>,
-) -> Result<bool, ReduceError> {
-    let kept = apply_changes_keeping(r, changes, after)?;
-    Ok(kept.len() < changes.len())
-}
-
-/// [`apply_changes_then`], returning the indices of the changes it could not apply.
-pub(crate) fn apply_changes_keeping(
-    r: &mut Reducer<'_>,
-    changes: &[Splices],
-    after: &mut Successor<'_>,
-) -> Result<Vec<usize>, ReduceError> {
-    if changes.is_empty() {
-        return Ok(Vec::new());
-    }
-    // The candidate that applies every change but those `kept`.
-    let applying_all_but = |kept: &[usize]| {
-        let mut k = kept.iter().peekable();
-        let applied = changes.iter().enumerate().filter(|&(i, _)| {
-            let keep = k.peek() == Some(&&i);
-            if keep {
-                k.next();
-            }
-            !keep
-        });
-        Splices::union(applied.map(|(_, s)| s))
-    };
-    let all = applying_all_but(&[]);
-    // If applying them all fails, ddmin's first step comes next, or with a single change what
-    // comes after this move: idle workers start it.
-    let first = Split::first(changes.len(), 2);
-    let reducer = &*r;
-    let after_move = Lazy::new(&mut *after, reducer);
-    let then = |i: usize, out: &mut Vec<u8>| {
-        render(reducer, &applying_all_but(&first.kept(i)), out);
-        true
-    };
-    let first_count = || first.count();
-    let after_count = || after_move.count();
-    let then_after = |i: usize, out: &mut Vec<u8>| after_move.render(i, out);
-    let next = Next {
-        failed: if changes.len() >= 2 {
-            Some((&first_count, &then))
-        } else {
-            Some((&after_count, &then_after))
-        },
-        won: None,
-        plan: None,
-    };
-    let found = reducer.first_interesting_then(
-        1,
-        &|_| Some(all.clone()),
-        &|s: &Splices, out: &mut Vec<u8>| render(reducer, s, out),
-        next,
-    )?;
-    if let Some(f) = found {
-        r.accept(&f);
-        return Ok(Vec::new());
-    }
-    if changes.len() < 2 {
-        return Ok(vec![0]);
-    }
-    // ddmin keeps the changes it could not apply; every other one was applied and accepted.
-    let (kept, _) = ddmin_by(r, changes.len(), 2, applying_all_but, render, after)?;
-    Ok(kept)
-}
-
-pub(crate) fn text<'t>(r: &'t Reducer<'_>, span: &Range<usize>) -> &'t [u8] {
-    &r.tree().source()[span.clone()]
 }
 
 /// Consistent renaming: each name (all its occurrences at once) to the shortest name that occurs

@@ -1,71 +1,45 @@
 //! The one evaluation pipeline every algorithm uses: render, hash, cache, gate, oracle; and the
 //! speculative parallel search that keeps results identical for every `-j`.
 
+use crate::candidate::{Found, shortlex_less};
 use crate::document::{Document, ParseError};
 use crate::edit::Edits;
+use crate::error::ReduceError;
 use crate::format::Format;
 use crate::judge::{Judge, key};
-use crate::lookahead::{Parsed, View};
 use crate::observe::{Gate, Observer, Started};
-use crate::oracle::{Oracle, OracleError, Verdict};
+use crate::oracle::{Oracle, Verdict};
 use crate::plan::Odds;
 use crate::pool::{Next, Pool};
 use crate::rules::{CompiledRules, Rules};
-pub use crate::stats::Stats;
+use crate::stats::Stats;
 use crate::stats::bump;
 use crate::tree::Tree;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-/// Why a reduction stopped early or could not start.
-#[derive(Debug, thiserror::Error)]
-pub enum ReduceError {
-    /// The input does not parse in the chosen format.
-    #[error("cannot parse the input: {0}")]
-    Parse(#[from] ParseError),
-    /// The format does not give back the input when nothing is edited (a bug in the format).
-    #[error("the {0} format does not reproduce this input byte for byte; refusing to reduce it")]
-    RoundTrip(&'static str),
-    /// A rendering that the engine accepted does not parse again (a bug in the format).
-    #[error("the {format} format cannot re-read its own output: {error}")]
-    Reparse {
-        /// The format.
-        format: &'static str,
-        /// The parse error.
-        error: ParseError,
-    },
-    /// The original input is not interesting.
-    #[error("the original input is not interesting ({0:?})")]
-    NotInteresting(Verdict),
-    /// The input as the format writes every candidate (see [`Format::rewriting`]) is not
-    /// interesting, so no candidate can be.
-    #[error(
-        "the {format} format {changes}, and the test does not find the input written that way interesting ({verdict:?})"
-    )]
-    Rewritten {
-        /// The format.
-        format: &'static str,
-        /// What it changes ([`Format::rewriting`]).
-        changes: &'static str,
-        /// What the test said about the rewritten input.
-        verdict: Verdict,
-    },
-    /// The journal cannot be used (it belongs to another input or test, or cannot be read).
-    #[error(transparent)]
-    Journal(#[from] crate::journal::JournalError),
-    /// The empty file is interesting: the test accepts anything.
-    #[error("the test is too permissive: it says the empty file is interesting too")]
-    TooPermissive,
-    /// The oracle could not run.
-    #[error(transparent)]
-    Oracle(#[from] OracleError),
-    /// Ctrl-C, SIGTERM or a caller's stop flag.
-    #[error("interrupted")]
-    Interrupted,
-    /// A phase spent the oracle calls it was given (see [`Reducer::set_call_limit`]); the phase
-    /// ends there and the reduction goes on.
-    #[error("the phase spent its budget of tests")]
-    OutOfBudget,
+/// A document and the rules compiled against its tree: the current one, or a parse of the best
+/// bytes ahead of the commit.
+#[derive(Clone, Copy)]
+pub(crate) struct View<'d> {
+    pub(crate) doc: &'d Document,
+    pub(crate) rules: Option<&'d CompiledRules>,
+}
+
+/// A parse of bytes ahead of [`Reducer::commit`], with the rules compiled against its tree.
+pub(crate) struct Parsed {
+    pub(crate) key: u128,
+    pub(crate) doc: Document,
+    pub(crate) rules: Option<CompiledRules>,
+}
+
+impl Parsed {
+    pub(crate) fn view(&self) -> View<'_> {
+        View {
+            doc: &self.doc,
+            rules: self.rules.as_ref(),
+        }
+    }
 }
 
 /// Settings of one reduction.
@@ -87,17 +61,6 @@ impl Default for Options {
             rules: None,
         }
     }
-}
-
-/// A candidate that the oracle found interesting.
-#[derive(Debug)]
-pub struct Found<C = Edits> {
-    /// Its position in the list it was found in.
-    pub index: usize,
-    /// What it changes in the current document: tree edits, or text splices.
-    pub edits: C,
-    /// Its rendered bytes.
-    pub bytes: Vec<u8>,
 }
 
 /// The state of one reduction: the current document, the best bytes so far, the cache and the
@@ -611,11 +574,4 @@ impl<'a> Reducer<'a> {
 /// to candidates that loop; see `docs/processes.md`).
 fn retest_timeouts(oracle: &dyn Oracle, jobs: usize) -> bool {
     jobs > 1 && oracle.timeout_report().is_none_or(|t| t.policy == "fixed")
-}
-
-/// Shortlex order: fewer bytes, or as many and lexicographically smaller. Every accepted
-/// candidate is smaller than the one before in this order, so every fixpoint loop ends, and
-/// same-length rewrites that make a file more canonical (`b` to `a`, `7` to `0`) still count.
-pub fn shortlex_less(a: &[u8], b: &[u8]) -> bool {
-    (a.len(), a) < (b.len(), b)
 }

@@ -5,9 +5,10 @@
 //! is an argument list; a function in place of a call that runs it runs nothing). A descendant of
 //! the same kind fits where the node was, whatever lies between.
 
-use crate::algo::sweep;
 use crate::edit::Edit;
-use crate::engine::{ReduceError, Reducer};
+use crate::engine::Reducer;
+use crate::error::ReduceError;
+use crate::sweep::sweep;
 use crate::tree::{NodeId, Tree};
 use std::collections::VecDeque;
 

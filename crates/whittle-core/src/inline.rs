@@ -3,8 +3,9 @@
 //! a name where a reduction leaves a chain of temporaries (`r = f(b)`, `c = r[0]`, `c[k] = 0`
 //! becomes `f(b)[0][k] = 0`).
 
-use crate::below::{apply_changes, text};
-use crate::engine::{ReduceError, Reducer};
+use crate::changes::{apply_changes, text};
+use crate::engine::Reducer;
+use crate::error::ReduceError;
 use crate::lexicon::{Lexicon, Splices, TokenKind};
 use std::ops::Range;
 

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, RwLock};
 use std::time::{Duration, Instant};
 
-use crate::engine::ReduceError;
+use crate::error::ReduceError;
 
 /// The cache key of a candidate's bytes.
 pub(crate) fn key(bytes: &[u8]) -> u128 {

@@ -5,10 +5,13 @@
 
 mod algo;
 mod below;
+mod candidate;
+mod changes;
 mod ddmin;
 mod document;
 mod edit;
 mod engine;
+mod error;
 mod format;
 mod hoist;
 mod inline;
@@ -18,8 +21,6 @@ mod lexicon;
 mod lists;
 mod lookahead;
 mod nest;
-mod nest_splices;
-mod nest_templates;
 mod observe;
 mod oracle;
 mod plan;
@@ -28,17 +29,21 @@ mod reduction;
 mod repeat;
 mod rules;
 mod slice;
+mod split;
 mod stats;
+mod sweep;
 mod tail;
 mod template;
 mod tree;
 
 pub use algo::{Algorithm, gtr, hdd, run};
 pub use below::{name_of, units};
+pub use candidate::{Found, shortlex_less};
 pub use ddmin::ddmin;
 pub use document::{Diagnostic, Document, ParseError};
 pub use edit::{Edit, Edits, GapHook, gap, render_replacing, render_template, render_with};
-pub use engine::{Found, Options, ReduceError, Reducer, Stats, shortlex_less};
+pub use engine::{Options, Reducer};
+pub use error::ReduceError;
 pub use format::{Embedded, Format, ListMove, Slices, render_spliced_leaves, spliced_leaves};
 pub use journal::{JOURNAL_VERSION, Journal, JournalError, JournalSpec, content_hash};
 pub use lexicon::{Lexicon, Splices, Token, TokenKind, blank_runs};
@@ -52,6 +57,7 @@ pub use oracle::{
 pub use reduction::{JournalReport, Reduced, Reduction, Report};
 pub use repeat::Repeat;
 pub use rules::{CompiledRules, LabelRules, RULES_VERSION, Rules, RulesError};
+pub use stats::Stats;
 pub use template::{Deletion, SubstituteByChild, Template, default_templates};
 pub use tree::{BuildError, NodeId, Sym, Tree, TreeBuilder};
 

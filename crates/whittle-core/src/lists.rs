@@ -4,8 +4,10 @@
 //! tree moves, because they take the most bytes per test on large inputs (a preprocessed C file
 //! is mostly declarations its crash does not need).
 
-use crate::below::{apply_changes_keeping, renders_splices};
-use crate::engine::{ReduceError, Reducer};
+use crate::below::renders_splices;
+use crate::changes::apply_changes_keeping;
+use crate::engine::Reducer;
+use crate::error::ReduceError;
 use crate::lexicon::Splices;
 use crate::lookahead::Successor;
 use std::hash::{DefaultHasher, Hash, Hasher};

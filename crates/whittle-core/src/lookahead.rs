@@ -10,40 +10,14 @@
 //! way the candidates' bytes are those the algorithm will render, so their verdicts (or the tests
 //! still running) answer the next step.
 
-use crate::ddmin::{Split, edits_keeping};
-use crate::document::Document;
 use crate::edit::{Edit, Edits};
-use crate::engine::Reducer;
+use crate::engine::{Parsed, Reducer, View};
 use crate::judge::key;
 use crate::lexicon::Splices;
-use crate::rules::CompiledRules;
+use crate::split::{Split, edits_keeping};
 use crate::template::Template;
 use crate::tree::{NodeId, Tree};
 use std::cell::RefCell;
-
-/// A document and the rules compiled against its tree: the current one, or a parse of the best
-/// bytes ahead of the commit.
-#[derive(Clone, Copy)]
-pub(crate) struct View<'d> {
-    pub(crate) doc: &'d Document,
-    pub(crate) rules: Option<&'d CompiledRules>,
-}
-
-/// A parse of bytes ahead of [`Reducer::commit`], with the rules compiled against its tree.
-pub(crate) struct Parsed {
-    pub(crate) key: u128,
-    pub(crate) doc: Document,
-    pub(crate) rules: Option<CompiledRules>,
-}
-
-impl Parsed {
-    fn view(&self) -> View<'_> {
-        View {
-            doc: &self.doc,
-            rules: self.rules.as_ref(),
-        }
-    }
-}
 
 /// The first step of ddmin or of Alg. 5 over a level of a tree.
 pub(crate) struct Lookahead {

@@ -2,8 +2,8 @@
 //! the best result, to show progress) and the events they are told.
 
 use crate::document::Diagnostic;
-use crate::engine::Stats;
 use crate::oracle::Verdict;
+use crate::stats::Stats;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::Mutex;

@@ -14,7 +14,8 @@
 //! * An error counts only if its candidate is below the winner (a sequential scan would have run
 //!   it); it cancels every other test.
 
-use crate::engine::{Found, ReduceError};
+use crate::candidate::Found;
+use crate::error::ReduceError;
 use crate::judge::{Judge, key};
 use crate::oracle::Verdict;
 use crate::plan::{Plan, Wanted};
@@ -582,5 +583,5 @@ impl Pool {
 }
 
 fn shortlex_smaller(a: &[u8], b: &[u8]) -> bool {
-    crate::engine::shortlex_less(a, b)
+    crate::candidate::shortlex_less(a, b)
 }

@@ -4,13 +4,15 @@
 
 use crate::algo::{self, Algorithm};
 use crate::edit::{Edit, Edits};
-use crate::engine::{Options, ReduceError, Reducer, Stats};
+use crate::engine::{Options, Reducer};
+use crate::error::ReduceError;
 use crate::format::Format;
 use crate::journal::{Journal, JournalSpec};
 use crate::observe::{Gate, Observer};
 use crate::oracle::{Oracle, TimeoutReport, Verdict};
 use crate::repeat::Repeat;
 use crate::rules::Rules;
+use crate::stats::Stats;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;

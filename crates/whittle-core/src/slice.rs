@@ -8,7 +8,8 @@
 //! (an operator, a specialization chosen by overload resolution) is one more part ddmin keeps.
 
 use crate::below::renders_splices;
-use crate::engine::{ReduceError, Reducer};
+use crate::engine::Reducer;
+use crate::error::ReduceError;
 use crate::format::Slices;
 use crate::lexicon::Splices;
 

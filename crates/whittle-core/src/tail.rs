@@ -6,7 +6,8 @@
 
 use crate::below::units;
 use crate::ddmin::ddmin_by;
-use crate::engine::{ReduceError, Reducer};
+use crate::engine::Reducer;
+use crate::error::ReduceError;
 use crate::lookahead::Successor;
 use crate::observe::Gate;
 use std::ops::Range;

@@ -693,7 +693,7 @@ fn time_in_timed_out_tests_is_counted_apart_and_they_count_as_not_interesting() 
 
 #[test]
 fn a_split_lists_the_finer_splits_that_follow_it_if_it_fails() {
-    use crate::ddmin::Split;
+    use crate::split::Split;
     // Five items at n = 2: the halves' complements, then 4 parts, then 5 (one item each).
     let s = Split::first(5, 2);
     assert_eq!(s.chain_len(), 2 + 4 + 5);

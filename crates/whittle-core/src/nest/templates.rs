@@ -2,10 +2,10 @@
 //! format's template, asked on its own part's document, and the rules judge them on the
 //! combined tree.
 
+use super::state;
 use crate::document::Document;
 use crate::edit::Edit;
 use crate::format::Format;
-use crate::nest::state;
 use crate::rules::CompiledRules;
 use crate::template::Template;
 use crate::tree::NodeId;

@@ -5,11 +5,11 @@
 //! outer leaves' new texts decoded by the outer format ([`Format::leaf_content`]), and all of
 //! them handed to [`Format::render_embedded`].
 
+use super::{NestState, state};
 use crate::document::Document;
 use crate::edit::Edits;
 use crate::format::{Format, leaf_holding, spliced_leaves};
 use crate::lexicon::{Lexicon, Splices, Token, TokenKind};
-use crate::nest::{NestState, state};
 use crate::tree::NodeId;
 use std::ops::Range;
 

@@ -13,13 +13,16 @@
 //! knows a format: the pairing is the caller's (the `whittle` crate wires PDF to JavaScript and
 //! XML).
 
+mod splices;
+mod templates;
+
 use crate::document::{Diagnostic, Document, ParseError};
 use crate::edit::{Edit, Edits};
 use crate::format::{Embedded, Format};
 use crate::lexicon::{Lexicon, Splices};
-use crate::nest_templates::dispatching;
 use crate::template::Template;
 use crate::tree::{NodeId, Tree, TreeBuilder};
+use templates::dispatching;
 
 /// The most diagnostics of one inner document that are passed on.
 const MAX_INNER_DIAGNOSTICS: usize = 5;
@@ -438,15 +441,15 @@ impl Format for Nested {
     }
 
     /// The tokens of every inner document and those of the outer one inside its leaves, at
-    /// their place in the combined source (see `nest_splices.rs`).
+    /// their place in the combined source (see `splices.rs`).
     fn lexicon(&self, doc: &Document) -> Option<Lexicon> {
-        crate::nest_splices::lexicon(self.outer, doc)
+        splices::lexicon(self.outer, doc)
     }
 
     /// The splices split by part: inner documents rendered by their formats, outer leaves
     /// decoded by the outer one, all written by [`Format::render_embedded`].
     fn render_splices(&self, doc: &Document, splices: &Splices, out: &mut Vec<u8>) {
-        crate::nest_splices::render(self.outer, doc, splices, out);
+        splices::render(self.outer, doc, splices, out);
     }
 
     fn splices_lists(&self) -> bool {

@@ -1,0 +1,217 @@
+//! ddmin's steps: a configuration split into parts ([`Split`]), the candidates that remove one
+//! part each, the step a win or a failure leads to, and what failed candidates say about those
+//! to come ([`Failures`]). A leaf of the engine: ddmin runs these steps, and the look-ahead and
+//! the plan build them ahead of it.
+
+use crate::edit::{Edit, Edits};
+use crate::tree::NodeId;
+use std::hash::{Hash, Hasher};
+use std::ops::Range;
+
+/// The edits that apply every item except those `kept` (sorted) on top of `base`.
+pub(crate) fn edits_keeping(base: &Edits, items: &[(NodeId, Edit)], kept: &[usize]) -> Edits {
+    let mut e = base.clone();
+    let mut k = kept.iter().peekable();
+    for (i, &(node, edit)) in items.iter().enumerate() {
+        if k.peek() == Some(&&i) {
+            k.next();
+        } else {
+            e.set(node, edit);
+        }
+    }
+    e
+}
+
+/// One step of ddmin: the configuration split into `n` parts, and its candidates, each the
+/// configuration without one part (its complement), in the order the scan tries them: from part
+/// `from` on, round to the part before it.
+pub(crate) struct Split {
+    pub(crate) config: Vec<usize>,
+    pub(crate) parts: Vec<Range<usize>>,
+    from: usize,
+    /// A hash of `config`, `n` and `from`, which tells the run's steps apart.
+    pub(crate) id: u64,
+    /// `config` as a bit set over the run's items.
+    pub(crate) bits: Vec<u64>,
+}
+
+impl Split {
+    /// The step over `config` at granularity `n` (at most one part per item), starting at `from`.
+    pub(crate) fn new(config: Vec<usize>, n: usize, from: usize) -> Split {
+        let n = n.min(config.len());
+        let parts = (0..n)
+            .map(|i| (i * config.len() / n)..((i + 1) * config.len() / n))
+            .collect();
+        // At n = 2 the complements are ddmin's two subsets, tried in the textbook's order: keep
+        // the first half (remove part 1), then keep the second.
+        let from = if n == 2 { 1 } else { from % n.max(1) };
+        let mut h = rustc_hash::FxHasher::default();
+        (&config, n, from).hash(&mut h);
+        let bits = bit_set(config.last().map_or(0, |&l| l + 1), &config);
+        Split {
+            id: h.finish(),
+            bits,
+            config,
+            parts,
+            from,
+        }
+    }
+
+    /// The first step of a run over `len` items that starts at granularity `start` (at least 2,
+    /// whatever an earlier run ended at).
+    pub(crate) fn first(len: usize, start: usize) -> Split {
+        Split::new((0..len).collect(), start.max(2), 0)
+    }
+
+    pub(crate) fn count(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// The part candidate `i` removes.
+    pub(crate) fn part(&self, i: usize) -> usize {
+        (self.from + i) % self.parts.len()
+    }
+
+    /// How many candidates this step and the finer ones after it have, down to the finest split:
+    /// the steps ddmin takes while every candidate fails.
+    pub(crate) fn chain_len(&self) -> usize {
+        let len = self.config.len();
+        let mut n = self.parts.len();
+        let mut total = n;
+        while n < len {
+            n = (n * 2).min(len);
+            total += n;
+        }
+        total
+    }
+
+    /// The items candidate `i` of [`Split::chain_len`]'s candidates keeps.
+    pub(crate) fn chain_kept(&self, mut i: usize) -> Option<Vec<usize>> {
+        if i < self.count() {
+            return Some(self.kept(i));
+        }
+        i -= self.count();
+        let mut step = self.finer()?;
+        while i >= step.count() {
+            i -= step.count();
+            step = step.finer()?;
+        }
+        Some(step.kept(i))
+    }
+
+    /// The step after this one if it fails: twice as many parts; `None` at the finest split.
+    pub(crate) fn finer(&self) -> Option<Split> {
+        let n = self.parts.len();
+        (n < self.config.len()).then(|| Split::new(self.config.clone(), n * 2, 0))
+    }
+
+    /// The step after candidate `i` wins: at `n = 2` ddmin's reduce-to-subset (the half it
+    /// kept, split in two); above, the configuration without the part, in `n - 1` parts, the
+    /// scan resuming at the same part.
+    pub(crate) fn after_win(&self, i: usize) -> Split {
+        let n = self.parts.len();
+        if n == 2 {
+            Split::new(self.kept(i), 2, 0)
+        } else {
+            // n = 1 (one item left, and removing it won) leaves nothing: the run ends.
+            let m = (n - 1).max(2);
+            Split::new(self.kept(i), m, self.part(i) % m)
+        }
+    }
+
+    /// The items candidate `i` removes, as a bit set as long as [`Split::bits`].
+    pub(crate) fn removed(&self, i: usize) -> Vec<u64> {
+        let p = &self.parts[self.part(i)];
+        let len = self.config.last().map_or(0, |&l| l + 1);
+        bit_set(len, &self.config[p.clone()])
+    }
+
+    /// The items candidate `i` keeps.
+    pub(crate) fn kept(&self, i: usize) -> Vec<usize> {
+        let p = &self.parts[self.part(i)];
+        let c = &self.config;
+        c[..p.start].iter().chain(&c[p.end..]).copied().collect()
+    }
+}
+
+/// What the failed candidates of a run say about those to come. A failed candidate removed a
+/// set of items that holds one the test needs (if the test is monotone: the papers' assumption),
+/// and a needed item is in every configuration after it. So a candidate that removes every item
+/// of such a set still in its configuration fails too, and one that removes some of them fails
+/// with the share it removes (the needed item taken as any of them alike). Such candidates are
+/// still tested (the reduction does not assume the test monotone), but the plan weighs their
+/// wins by it: ddmin's run through a granularity then branches on few candidates, and idle
+/// workers can start its steps several wins ahead.
+#[derive(Default)]
+pub(crate) struct Failures {
+    /// The items each failed candidate removed, as bit sets.
+    removed: Vec<Vec<u64>>,
+}
+
+/// At most this many failures are kept (the oldest go first).
+const FAILURES_CAP: usize = 1024;
+
+impl Failures {
+    /// 0 if a failure says candidate `i` of `s` fails (it removes every item of a failure left
+    /// in its configuration), 1 if not.
+    pub(crate) fn weight(&self, s: &Split, i: usize) -> f64 {
+        let removed = s.removed(i);
+        let rules_out = |f: &Vec<u64>| {
+            let mut needed = false;
+            for ((f, c), r) in f.iter().zip(&s.bits).zip(&removed) {
+                let left = f & c;
+                if left & !r != 0 {
+                    return false;
+                }
+                needed |= left != 0;
+            }
+            needed
+        };
+        if self.removed.iter().any(rules_out) {
+            0.0
+        } else {
+            1.0
+        }
+    }
+
+    /// Keeps, of each failure, what is left of it in `config` (the configuration of the run's
+    /// next step: every later one is inside it), and of those only the smallest: a failure
+    /// whose items left hold all of another's says nothing more than that one.
+    pub(crate) fn narrow(&mut self, config: &[u64]) {
+        for f in &mut self.removed {
+            f.truncate(config.len());
+            for (f, c) in f.iter_mut().zip(config) {
+                *f &= c;
+            }
+        }
+        // Smallest first, so each is checked against those it could hold.
+        self.removed.retain(|f| f.iter().any(|&w| w != 0));
+        self.removed
+            .sort_by_key(|f| f.iter().map(|w| w.count_ones()).sum::<u32>());
+        self.removed.dedup();
+        let mut kept: Vec<Vec<u64>> = Vec::with_capacity(self.removed.len());
+        for f in self.removed.drain(..) {
+            let holds = |g: &Vec<u64>| g.iter().zip(&f).all(|(g, f)| g & !f == 0);
+            if !kept.iter().any(holds) {
+                kept.push(f);
+            }
+        }
+        self.removed = kept;
+    }
+
+    pub(crate) fn add(&mut self, s: &Split, i: usize) {
+        if self.removed.len() >= FAILURES_CAP {
+            self.removed.remove(0);
+        }
+        self.removed.push(s.removed(i));
+    }
+}
+
+/// `items` (each below `len`) as a bit set.
+fn bit_set(len: usize, items: &[usize]) -> Vec<u64> {
+    let mut bits = vec![0; len.div_ceil(64)];
+    for &i in items {
+        bits[i / 64] |= 1 << (i % 64);
+    }
+    bits
+}
