@@ -8,7 +8,7 @@ use crate::error::ReduceError;
 use crate::lookahead::{
     Lookahead, Successor, forbidden_items, smaller_replacement, template_items,
 };
-use crate::sweep::{greedy_scan, sweep, sweep_then};
+use crate::sweep::{greedy_scan, sweep_then};
 use crate::template::Template;
 use crate::tree::NodeId;
 use std::fmt;
@@ -164,7 +164,12 @@ fn try_forbidden(
         return Ok(false);
     }
     let forbidden = forbidden_items(r.view(), templates);
-    sweep(r, &forbidden)
+    // When the sweep keeps nothing, the tree moves end: the tidy rendering comes next (unless a
+    // list move does).
+    let tidy = |r: &Reducer<'_>, v: View<'_>, changed: bool| {
+        (!changed && r.format().list_moves().is_empty()).then(|| Lookahead::tidy(r, v))?
+    };
+    sweep_then(r, &forbidden, Successor::new(r, &tidy))
 }
 
 fn run_algorithm(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError> {
@@ -207,7 +212,7 @@ fn ddmin_level(
     let start = r.granularity(slot);
     let (_, ended) = ddmin_from(r, &Edits::new(), items, start, &mut after)?;
     r.set_granularity(slot, ended);
-    r.commit_parsed(after.into_parsed())
+    r.commit_parsed(after.into_parsed(r.best()))
 }
 
 fn ddmin_leaves(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
@@ -309,12 +314,18 @@ fn gtr_round(
                 let next = |r: &Reducer<'_>, v: View<'_>, now: bool| {
                     let again = pass_again || (now && !t.at_most_one());
                     let round_again = repeats && (changed_before || now);
+                    let last = !again && !round_again;
                     Lookahead::after_template(r, v, templates, (level, i), again, round_again)
-                        // The last round ends: with rules, the sweep over what they forbid.
+                        // The last round ends: with rules, the sweep over what they forbid;
+                        // without, the tidy rendering (when no list move comes first).
                         .or_else(|| {
-                            let last = !again && !round_again;
                             (last && v.rules.is_some())
                                 .then(|| Lookahead::scan(forbidden_items(v, templates)))?
+                        })
+                        .or_else(|| {
+                            let tidy =
+                                last && v.rules.is_none() && r.format().list_moves().is_empty();
+                            tidy.then(|| Lookahead::tidy(r, v))?
                         })
                 };
                 let level_changed =
@@ -386,5 +397,5 @@ fn reduce_level_nodes(
 ) -> Result<bool, ReduceError> {
     let mut conf = Edits::new();
     while greedy_scan(r, items, &mut conf, true, &mut after, smaller_replacement)? {}
-    r.commit_parsed(after.into_parsed())
+    r.commit_parsed(after.into_parsed(r.best()))
 }

@@ -139,7 +139,7 @@ fn below_round(r: &mut Reducer<'_>, active: &MoveSet) -> Result<MoveSet, ReduceE
         let next = |r: &Reducer<'_>, v: View<'_>, _: bool| next_move(r, v, active, i + 1);
         let mut after = Successor::new(r, &next);
         changed[i] = step.run(r, &lexicon, &mut after)?;
-        r.commit_parsed(after.into_parsed())?;
+        r.commit_parsed(after.into_parsed(r.best()))?;
     }
     r.set_phase("tree");
     Ok(changed)

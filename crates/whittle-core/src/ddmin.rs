@@ -81,15 +81,11 @@ pub(crate) fn ddmin_by<C: Send>(
             failures: &failures,
             weights: RefCell::default(),
         };
-        let (after_count, after_render) = (
-            || after.count(),
-            |i: usize, out: &mut Vec<u8>| after.render(i, out),
-        );
         let plan = Planner {
             steps: &steps,
             current: step.clone(),
             odds: reducer.odds(),
-            after: Some((&after_count, &after_render)),
+            after: Some(&after),
             memo: &memo,
         };
         let found = reducer.first_interesting_then(

@@ -519,10 +519,10 @@ impl<'a> Reducer<'a> {
         Ok(Parsed { key: k, doc, rules })
     }
 
-    /// A parse of the best bytes (whose key is `k`) ahead of the commit; `None` if they do not
-    /// parse (the commit will then report it).
-    pub(crate) fn parse_ahead(&self, k: u128) -> Option<Parsed> {
-        self.parse(&self.best, k).ok()
+    /// A parse of `bytes` (whose key is `k`: the best bytes, or a candidate that may become
+    /// them) ahead of the commit; `None` if they do not parse (the commit will then report it).
+    pub(crate) fn parse_ahead(&self, bytes: &[u8], k: u128) -> Option<Parsed> {
+        self.parse(bytes, k).ok()
     }
 
     /// The bytes the current document was parsed from.

@@ -14,6 +14,7 @@ use crate::edit::{Edit, Edits};
 use crate::engine::{Parsed, Reducer, View};
 use crate::judge::key;
 use crate::lexicon::Splices;
+use crate::plan::Then;
 use crate::split::{Split, edits_keeping};
 use crate::template::Template;
 use crate::tree::{NodeId, Tree};
@@ -37,6 +38,8 @@ enum Step {
     Scan { items: Vec<(NodeId, Edit)> },
     /// One rewrite of the text (the first candidate of a move below the tree).
     Splices(Splices),
+    /// The format's tidy rendering of the tree, tried once the algorithm has ended.
+    Tidy(Vec<u8>),
 }
 
 impl Lookahead {
@@ -124,6 +127,15 @@ impl Lookahead {
         })
     }
 
+    /// The format's tidy rendering of the tree in `v` ([`crate::Format::tidy`]), which
+    /// [`Reducer::tidy`] tries after the algorithm.
+    pub(crate) fn tidy(r: &Reducer<'_>, v: View<'_>) -> Option<Lookahead> {
+        r.format().tidy(v.doc).map(|t| Lookahead {
+            step: Step::Tidy(t),
+            parsed: None,
+        })
+    }
+
     /// The step that tests one rewrite of the text.
     pub(crate) fn splices(s: Splices) -> Lookahead {
         Lookahead {
@@ -136,7 +148,7 @@ impl Lookahead {
         match &self.step {
             Step::Ddmin { split, .. } => split.chain_len(),
             Step::Scan { items } => items.len(),
-            Step::Splices(_) => 1,
+            Step::Splices(_) | Step::Tidy(_) => 1,
         }
     }
 
@@ -150,6 +162,10 @@ impl Lookahead {
             Step::Scan { items } => smaller_replacement(&doc.tree, &Edits::new(), items[i]),
             Step::Splices(s) => {
                 r.format().render_splices(doc, s, out);
+                return true;
+            }
+            Step::Tidy(t) => {
+                out.extend_from_slice(t);
                 return true;
             }
         };
@@ -166,13 +182,19 @@ pub(crate) type Build<'b> = &'b dyn Fn(&Reducer<'_>, View<'_>, bool) -> Option<L
 
 /// The step that follows a run (see the module doc), built when the test pool asks for it through
 /// [`Lazy`] (a worker is idle at a step that may be the run's last): over the current tree while
-/// the best bytes are the current document's, over their parse once they are not. Each is built
-/// once (the parse once per best bytes).
+/// the run's best bytes are the current document's, over their parse once they are not. The plan
+/// (`plan.rs`) also asks for it on a branch where the run ends with a candidate that has not won
+/// yet: then over that candidate's parse. Each is built once (the parse once per bytes, for the
+/// last few bytes asked for).
 pub(crate) struct Successor<'b> {
     build: Option<Build<'b>>,
     unchanged: Option<Option<Lookahead>>,
-    changed: Option<(u128, Option<Lookahead>)>,
+    /// The steps built over parses of other bytes, by the bytes' key, the latest last.
+    changed: Vec<(u128, Option<Lookahead>)>,
 }
+
+/// How many parses ahead of a commit a [`Successor`] keeps.
+const PARSES_KEPT: usize = 4;
 
 impl<'b> Successor<'b> {
     /// No next step is known (or nobody is idle to start it: one worker).
@@ -180,7 +202,7 @@ impl<'b> Successor<'b> {
         Successor {
             build: None,
             unchanged: None,
-            changed: None,
+            changed: Vec::new(),
         }
     }
 
@@ -189,40 +211,51 @@ impl<'b> Successor<'b> {
         Successor {
             build: r.speculates().then_some(build),
             unchanged: None,
-            changed: None,
+            changed: Vec::new(),
         }
     }
 
-    /// The next step for the reducer's best bytes now.
-    pub(crate) fn get(&mut self, r: &Reducer<'_>) -> Option<&Lookahead> {
+    /// The next step if the run ends with `best` (`None`: the reducer's best bytes now).
+    pub(crate) fn get(&mut self, r: &Reducer<'_>, best: Option<&[u8]>) -> Option<&Lookahead> {
         let build = self.build?;
-        if r.best() == r.committed() {
+        let best = best.unwrap_or(r.best());
+        if best == r.committed() {
             return self
                 .unchanged
                 .get_or_insert_with(|| build(r, r.view(), false))
                 .as_ref();
         }
-        let k = key(r.best());
-        if self.changed.as_ref().is_none_or(|(c, _)| *c != k) {
-            let step = r.parse_ahead(k).and_then(|p| {
-                let mut step = build(r, p.view(), true)?;
-                step.parsed = Some(Box::new(p));
-                Some(step)
-            });
-            self.changed = Some((k, step));
-        }
-        self.changed.as_ref().and_then(|(_, s)| s.as_ref())
+        let k = key(best);
+        let at = match self.changed.iter().position(|(c, _)| *c == k) {
+            Some(at) => at,
+            None => {
+                let step = r.parse_ahead(best, k).and_then(|p| {
+                    let mut step = build(r, p.view(), true)?;
+                    step.parsed = Some(Box::new(p));
+                    Some(step)
+                });
+                if self.changed.len() >= PARSES_KEPT {
+                    self.changed.remove(0);
+                }
+                self.changed.push((k, step));
+                self.changed.len() - 1
+            }
+        };
+        self.changed[at].1.as_ref()
     }
 
-    /// The parse of the best bytes made ahead of the commit, for [`Reducer::commit_parsed`].
-    pub(crate) fn into_parsed(self) -> Option<Parsed> {
-        let (_, step) = self.changed?;
+    /// The parse of `best` made ahead of the commit, if one was, for
+    /// [`Reducer::commit_parsed`].
+    pub(crate) fn into_parsed(self, best: &[u8]) -> Option<Parsed> {
+        let k = key(best);
+        let (_, step) = self.changed.into_iter().find(|(c, _)| *c == k)?;
         step?.parsed.map(|p| *p)
     }
 }
 
-/// A [`Successor`] for the test pool's `failed` prefetch (`pool::Next`): the pool asks for it only
-/// when a worker is idle, so the parse ahead of a commit is made then, not at every step.
+/// A [`Successor`] for the test pool's `failed` prefetch (`pool::Next`) and the plan: the pool
+/// asks for it only when a worker is idle, so the parse ahead of a commit is made then, not at
+/// every step.
 pub(crate) struct Lazy<'s, 'b, 'r, 'a> {
     after: RefCell<&'s mut Successor<'b>>,
     r: &'r Reducer<'a>,
@@ -238,16 +271,28 @@ impl<'s, 'b, 'r, 'a> Lazy<'s, 'b, 'r, 'a> {
 
     /// How many candidates the next step has (0 if there is none).
     pub(crate) fn count(&self) -> usize {
-        self.after
-            .borrow_mut()
-            .get(self.r)
-            .map_or(0, Lookahead::count)
+        self.count_after(None)
     }
 
     /// Renders candidate `i` of the next step; `false` if there is none.
     pub(crate) fn render(&self, i: usize, out: &mut Vec<u8>) -> bool {
+        self.render_after(None, i, out)
+    }
+}
+
+impl Then for Lazy<'_, '_, '_, '_> {
+    fn count_after(&self, best: Option<&[u8]>) -> usize {
+        self.after
+            .borrow_mut()
+            .get(self.r, best)
+            .map_or(0, Lookahead::count)
+    }
+
+    fn render_after(&self, best: Option<&[u8]>, i: usize, out: &mut Vec<u8>) -> bool {
         let mut after = self.after.borrow_mut();
-        after.get(self.r).is_some_and(|a| a.render(self.r, i, out))
+        after
+            .get(self.r, best)
+            .is_some_and(|a| a.render(self.r, i, out))
     }
 }
 

@@ -111,12 +111,14 @@ pub(crate) trait Plan {
     );
 }
 
-/// The step a run goes on to after its last, when every candidate of the run's last step fails:
-/// its candidates' count and their renderer (`pool::Prefetch`).
-pub(crate) type After<'a> = (
-    &'a dyn Fn() -> usize,
-    &'a dyn Fn(usize, &mut Vec<u8>) -> bool,
-);
+/// The step a run goes on to after its last (`lookahead::Lazy`): its candidates when the run
+/// ends with `best` (`None`: with the reducer's best bytes as they are).
+pub(crate) trait Then {
+    /// How many candidates it has.
+    fn count_after(&self, best: Option<&[u8]>) -> usize;
+    /// Renders candidate `i`; `false` if there is none.
+    fn render_after(&self, best: Option<&[u8]>, i: usize, out: &mut Vec<u8>) -> bool;
+}
 
 /// What a plan worked out, kept for the whole run (a step's plan is made again whenever a
 /// verdict comes in): the key of each candidate's bytes (`None`: no candidate), by
@@ -162,7 +164,7 @@ pub(crate) struct Planner<'p, S: Steps> {
     pub(crate) steps: &'p S,
     pub(crate) current: Rc<S::Step>,
     pub(crate) odds: &'p Odds,
-    pub(crate) after: Option<After<'p>>,
+    pub(crate) after: Option<&'p dyn Then>,
     pub(crate) memo: &'p Memo<S::Step>,
 }
 
@@ -176,9 +178,8 @@ struct Branch<T> {
     /// Ties go to the branch found first.
     seq: u64,
     at: At<T>,
-    /// Whether a candidate wins on the way here: the step after the run is known only for the
-    /// best bytes as they are (see `lookahead::Successor`), so it is not offered past a win.
-    won: bool,
+    /// The last candidate that wins on the way here, if one does: the run's best bytes then.
+    won: Option<(Rc<T>, usize)>,
 }
 
 impl<T> PartialEq for Branch<T> {
@@ -241,6 +242,15 @@ impl<S: Steps> Planner<'_, S> {
     }
 }
 
+impl<S: Steps> Planner<'_, S> {
+    /// The best bytes a branch ends the run with: its last winner's, rendered, or the reducer's.
+    fn best_of(&self, won: &Option<(Rc<S::Step>, usize)>) -> Option<Vec<u8>> {
+        let (s, i) = won.as_ref()?;
+        let mut out = Vec::new();
+        self.steps.render(s, *i, &mut out).then_some(out)
+    }
+}
+
 impl<S: Steps> Plan for Planner<'_, S> {
     fn plan(
         &self,
@@ -251,8 +261,7 @@ impl<S: Steps> Plan for Planner<'_, S> {
         let mut heap = BinaryHeap::new();
         let mut seq = 0;
         let mut push = |heap: &mut BinaryHeap<Branch<S::Step>>, chance: f64, at, won| {
-            let after_win = won && matches!(at, At::After(_));
-            if chance >= FLOOR && !after_win {
+            if chance >= FLOOR {
                 seq += 1;
                 heap.push(Branch {
                     chance,
@@ -262,7 +271,7 @@ impl<S: Steps> Plan for Planner<'_, S> {
                 });
             }
         };
-        push(&mut heap, 1.0, At::Step(self.current.clone(), from), false);
+        push(&mut heap, 1.0, At::Step(self.current.clone(), from), None);
         let mut visits = 0;
         while let Some(Branch {
             chance, at, won, ..
@@ -274,14 +283,19 @@ impl<S: Steps> Plan for Planner<'_, S> {
             }
             let (s, i) = match at {
                 At::After(j) => {
-                    let Some((count, render)) = self.after else {
+                    let Some(then) = self.after else {
                         continue;
                     };
-                    if j >= count() {
+                    let best = self.best_of(&won);
+                    if won.is_some() && best.is_none() {
+                        continue;
+                    }
+                    let best = best.as_deref();
+                    if j >= then.count_after(best) {
                         continue;
                     }
                     let mut out = Vec::new();
-                    if !render(j, &mut out) {
+                    if !then.render_after(best, j, &mut out) {
                         push(&mut heap, chance, At::After(j + 1), won);
                         continue;
                     }
@@ -291,7 +305,10 @@ impl<S: Steps> Plan for Planner<'_, S> {
                         Some(true) => {}
                         Some(false) => push(&mut heap, chance, At::After(j + 1), won),
                         None => {
-                            let render = |o: &mut Vec<u8>| render(j, o);
+                            let render = |o: &mut Vec<u8>| {
+                                o.extend_from_slice(&out);
+                                true
+                            };
                             let offer = Wanted {
                                 chance,
                                 key,
@@ -316,8 +333,9 @@ impl<S: Steps> Plan for Planner<'_, S> {
                 push(&mut heap, chance, At::Step(s, i + 1), won);
                 continue;
             };
+            let winner = Some((s.clone(), i));
             match known(key) {
-                Some(true) => push(&mut heap, chance, self.after_win(&s, i), true),
+                Some(true) => push(&mut heap, chance, self.after_win(&s, i), winner),
                 Some(false) => push(&mut heap, chance, At::Step(s, i + 1), won),
                 None => {
                     let render = |o: &mut Vec<u8>| self.steps.render(&s, i, o);
@@ -330,7 +348,7 @@ impl<S: Steps> Plan for Planner<'_, S> {
                         return;
                     }
                     let q = self.odds.chance(self.steps.class(&s)) * self.steps.weight(&s, i);
-                    push(&mut heap, chance * q, self.after_win(&s, i), true);
+                    push(&mut heap, chance * q, self.after_win(&s, i), winner);
                     push(&mut heap, chance * (1.0 - q), At::Step(s, i + 1), won);
                 }
             }

@@ -39,7 +39,7 @@ pub(crate) fn sweep_then(
             (!gone).then(|| state.with(n, e))
         },
     )?;
-    r.commit_parsed(after.into_parsed())?;
+    r.commit_parsed(after.into_parsed(r.best()))?;
     Ok(accepted)
 }
 
@@ -74,15 +74,11 @@ pub(crate) fn greedy_scan<T: Copy + Sync>(
             make: &|state: &Edits, t: T| make(tree, state, t),
             render: &render,
         };
-        let (after_count, after_render) = (
-            || after.count(),
-            |i: usize, out: &mut Vec<u8>| after.render(i, out),
-        );
         let plan = Planner {
             steps: &steps,
             current: Rc::new(Sweep::new(current.clone(), start, accepted)),
             odds: reducer.odds(),
-            after: Some((&after_count, &after_render)),
+            after: Some(&after),
             memo: &memo,
         };
         let found = reducer.first_interesting_then(
