@@ -64,6 +64,10 @@ pub(crate) struct Case {
     pub(crate) test_timeout_seconds: Option<u64>,
     #[serde(default)]
     pub(crate) oracle_env: Vec<(String, String)>,
+    /// whittle's `--timeout` for this case (default: none, its adaptive timeout): for a case
+    /// whose figures are times, so that the load of many tests at once cannot turn a slow
+    /// test into a timeout and change the counts.
+    pub(crate) whittle_timeout_seconds: Option<u64>,
 }
 
 /// The timeout of one test when a case sets none: longer than any original input's test takes.
@@ -118,6 +122,8 @@ pub(crate) enum Source {
     /// A file under the shared folder (`../shared`, or `$WHITTLE_SHARED`), copied afresh on
     /// every run.
     Shared { path: String },
+    /// A file of this repository (relative to the workspace root), copied afresh on every run.
+    Repo { path: String },
     /// A file inside an npm package (`npm pack SPEC`, as `get_inputs.sh` does), with a file of
     /// the shared folder appended (numbro's driver), kept between runs.
     Npm {

@@ -49,6 +49,12 @@ pub(crate) fn fetch_input(root: &Path, case: &Case) -> Result<(PathBuf, String)>
             fetch_npm(root, &file, spec, path, append.as_deref())?,
             "kept in",
         ),
+        Source::Repo { path } => {
+            let from = crate::workspace_root().join(path);
+            std::fs::copy(&from, &file)
+                .with_context(|| format!("cannot copy {}", from.display()))?;
+            (format!("`{path}` in this repository"), "copied to")
+        }
         Source::Shared { path } => {
             let from = shared_dir(root)?.join(path);
             std::fs::copy(&from, &file)

@@ -245,14 +245,18 @@ pub(crate) fn reduce_once(
         jobs.to_string().into(),
         "--report".into(),
         json.clone().into(),
-        // No `--timeout`: whittle runs with its default, the adaptive timeout a user gets
-        // (docs/processes.md). The case's fixed timeout is for the reducers that have no such rule.
+        // No `--timeout` unless the case sets whittle's own: whittle runs with its default, the
+        // adaptive timeout a user gets (docs/processes.md). The case's fixed timeout is for the
+        // reducers that have no such rule.
         "-q".into(),
         // A run cut short by the budget leaves a journal; the next measurement must not resume it.
         "--fresh".into(),
     ];
     if !rules {
         args.push("--no-rules".into());
+    }
+    if let Some(seconds) = case.whittle_timeout_seconds {
+        args.extend(["--timeout".into(), seconds.to_string().into()]);
     }
     eprintln!(
         "reducing with {algorithm} --lang {lang} -j {jobs}{}…",

@@ -214,7 +214,7 @@ pub(crate) fn pdf_section(rows: Vec<Row>) -> CaseSection {
 }
 
 /// Every case's id, in the order of the document.
-pub(crate) const CASE_IDS: [&str; 14] = [
+pub(crate) const CASE_IDS: [&str; 15] = [
     "xml-iso-entity",
     "xml-cov-xkb",
     "xml-gtr-coverage-153603",
@@ -229,6 +229,7 @@ pub(crate) const CASE_IDS: [&str; 14] = [
     "gcc12-pr108498-store-merging",
     "gcc12-pr108975-lambda-array-bound",
     "clang15-gh61885-if-constexpr",
+    "sim-needles",
 ];
 
 /// The `--lang` of whittle's line-based format, which `ddmin` works on.

@@ -199,6 +199,12 @@ impl Failures {
         self.removed = kept;
     }
 
+    /// How many failures are kept.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.removed.len()
+    }
+
     pub(crate) fn add(&mut self, s: &Split, i: usize) {
         if self.removed.len() >= FAILURES_CAP {
             self.removed.remove(0);

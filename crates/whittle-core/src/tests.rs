@@ -8,6 +8,7 @@ mod journal;
 mod lists;
 mod nest;
 mod oracle;
+mod plan;
 mod pool;
 mod reduction;
 mod slice;

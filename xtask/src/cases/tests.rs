@@ -290,8 +290,9 @@ fn gtr_and_gtr_star_also_run_without_rules_right_after_their_rows() {
             step("auto", "pdf", true),
         ]
     );
-    // Every case's quick plan (where it has one) compares gtr* with and without rules.
-    for c in all_cases() {
+    // Every case's quick plan (where it has one) compares gtr* with and without rules. A case on
+    // `lines` has no tree and no rules to compare (`sim-needles`: ddmin and auto on a flat file).
+    for c in all_cases().into_iter().filter(|c| c.lang != LINES) {
         let steps = c.quick.steps();
         assert!(
             c.quick.is_empty() || steps.contains(&step("gtr*", &c.lang, false)),
@@ -308,7 +309,7 @@ fn gtr_and_gtr_star_also_run_without_rules_right_after_their_rows() {
 
 #[test]
 fn every_plan_runs_whittles_default_auto_right_after_gtr_star() {
-    for c in all_cases() {
+    for c in all_cases().into_iter().filter(|c| c.lang != LINES) {
         for quick in [false, true] {
             let plan = c.plan(quick);
             if plan.is_empty() {
@@ -627,4 +628,26 @@ fn the_coverage_wrapper_calls_the_shared_oracle_with_the_reference_first() {
     std::fs::remove_file(&seen).unwrap();
     // Without the benchmark's variables it refuses, and the oracle never runs.
     assert_eq!(run(&[], false), (false, String::new()));
+}
+
+#[test]
+fn the_many_workers_case_reads_its_input_from_the_repository_with_a_fixed_timeout() {
+    let c = case("sim-needles");
+    let Source::Repo { path } = &c.source else {
+        panic!("sim-needles comes from the repository: {:?}", c.source)
+    };
+    let text = std::fs::read_to_string(crate::workspace_root().join(path)).unwrap();
+    assert_eq!(text.lines().count(), 2000);
+    let needles: Vec<usize> = (0..5)
+        .map(|k| {
+            let needle = format!(" NEEDLE_{k}");
+            text.lines().position(|l| l.ends_with(&needle)).unwrap()
+        })
+        .collect();
+    assert_eq!(needles, [113, 640, 641, 1290, 1877]);
+    // whittle gets `--timeout 20`: the test sleeps 0.3 s, and at -j 64 on two cores the load
+    // must not turn a candidate into a timeout.
+    assert_eq!(c.whittle_timeout_seconds, Some(20));
+    assert!(c.full.jobs.contains(&64) && c.full.jobs.contains(&1));
+    assert!(case("sim-cluster").whittle_timeout_seconds.is_none());
 }

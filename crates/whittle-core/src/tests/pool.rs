@@ -222,6 +222,18 @@ fn run_waiting(
     awaited: &(dyn Fn(&[u8]) -> bool + Sync),
     interesting: &(dyn Fn(&[u8]) -> bool + Sync),
 ) -> Vec<Waited> {
+    run_waiting_at(&[1, 2], input, algorithm, waits, awaited, interesting)
+}
+
+/// [`run_waiting`] at each of `jobs`.
+fn run_waiting_at(
+    jobs: &[usize],
+    input: &[u8],
+    algorithm: Algorithm,
+    waits: &(dyn Fn(&[u8]) -> bool + Sync),
+    awaited: &(dyn Fn(&[u8]) -> bool + Sync),
+    interesting: &(dyn Fn(&[u8]) -> bool + Sync),
+) -> Vec<Waited> {
     let started = AtomicBool::new(false);
     let seen = AtomicBool::new(false);
     let log = Mutex::new(Vec::<String>::new());
@@ -247,9 +259,8 @@ fn run_waiting(
         })
     };
     let oracle = Wrapped(&test);
-    [1, 2]
-        .into_iter()
-        .map(|jobs| {
+    jobs.iter()
+        .map(|&jobs| {
             started.store(false, Ordering::SeqCst);
             seen.store(false, Ordering::SeqCst);
             log.lock().unwrap().clear();
@@ -313,5 +324,37 @@ fn the_next_move_below_the_tree_starts_while_a_move_ends() {
         assert_eq!(run.seen, jobs > 1, "-j {jobs}: {:?}", run.log);
     }
     assert_eq!(runs[0].best, b"foo x");
+    assert_eq!(runs[0].best, runs[1].best);
+}
+
+#[test]
+fn idle_workers_run_steps_two_wins_ahead_before_the_wins_are_known() {
+    // ddmin over `a b c d e f g h`, interesting while `a` is there. Its first step keeps the
+    // first half (`a b c d`), which wins; the step after it keeps `a b`, which wins; the step
+    // after that keeps `a`. The test of `a b c d` waits until `a` has started: a sequential run
+    // tries `a` only after two wins, and looking one step ahead reaches `a b` but not `a`. At
+    // `-j 8` the plan follows the branches where candidates win too, and once the failures of
+    // the other branches are in, idle workers start `a` ahead of the first verdict.
+    let runs = run_waiting_at(
+        &[1, 8],
+        b"a b c d e f g h",
+        Algorithm::Ddmin,
+        &|c| is(c, "a b c d"),
+        &|c| is(c, "a"),
+        &|c| c.contains(&b'a'),
+    );
+    for (run, jobs) in runs.iter().zip([1, 8]) {
+        assert!(
+            run.log.iter().any(|c| is(c.as_bytes(), "a b c d")),
+            "-j {jobs}: {:?}",
+            run.log
+        );
+        assert_eq!(run.seen, jobs > 1, "-j {jobs}: {:?}", run.log);
+    }
+    assert!(
+        is(&runs[0].best, "a"),
+        "{:?}",
+        String::from_utf8_lossy(&runs[0].best)
+    );
     assert_eq!(runs[0].best, runs[1].best);
 }

@@ -1,0 +1,175 @@
+//! The plan's walk over a run's outcomes, and what failed ddmin candidates rule out.
+
+use crate::plan::{Memo, Odds, Plan, Planner, Steps, Wanted};
+use crate::split::{Failures, Split};
+use std::rc::Rc;
+
+/// A run of four steps, by hand: `A` has candidates `a0 a1`; if both fail, `B` (`b0 b1`) comes,
+/// and the run ends after it; if `a0` wins, `C` (`c0`); if `a1` wins, `D` (`d0`). Candidate `a1`
+/// can be ruled out (`weight` 0).
+struct ByHand {
+    a1_ruled_out: bool,
+}
+
+impl Steps for ByHand {
+    type Step = char;
+
+    fn count(&self, s: &char) -> usize {
+        if matches!(s, 'a' | 'b') { 2 } else { 1 }
+    }
+
+    fn id(&self, s: &char, i: usize) -> u64 {
+        u64::from(*s) * 10 + i as u64
+    }
+
+    fn step_id(&self, s: &char) -> u64 {
+        u64::from(*s)
+    }
+
+    fn render(&self, s: &char, i: usize, out: &mut Vec<u8>) -> bool {
+        out.extend(format!("{s}{i}").bytes());
+        true
+    }
+
+    fn won(&self, s: &char, i: usize) -> Option<char> {
+        match (s, i) {
+            ('a', 0) => Some('c'),
+            ('a', 1) => Some('d'),
+            _ => None,
+        }
+    }
+
+    fn failed(&self, s: &char) -> Option<char> {
+        (*s == 'a').then_some('b')
+    }
+
+    fn class(&self, _: &char) -> usize {
+        0
+    }
+
+    fn weight(&self, s: &char, i: usize) -> f64 {
+        if self.a1_ruled_out && *s == 'a' && i == 1 {
+            0.0
+        } else {
+            1.0
+        }
+    }
+}
+
+/// The candidates the plan offers from the start of `A`, with their chances, given the verdicts
+/// `known` of candidates by name.
+fn offers(steps: &ByHand, known: &[(&str, bool)]) -> Vec<(String, f64)> {
+    let (odds, memo) = (Odds::default(), Memo::default());
+    let planner = Planner {
+        steps,
+        current: Rc::new('a'),
+        odds: &odds,
+        after: None,
+        memo: &memo,
+    };
+    let keys: Vec<(u128, bool)> = known
+        .iter()
+        .map(|&(name, v)| (crate::judge::key(name.as_bytes()), v))
+        .collect();
+    let known = |k: u128| keys.iter().find(|(c, _)| *c == k).map(|&(_, v)| v);
+    let mut out = Vec::new();
+    planner.plan(0, &known, &mut |w: Wanted<'_>| {
+        let mut bytes = Vec::new();
+        assert!((w.render)(&mut bytes));
+        assert_eq!(w.key, crate::judge::key(&bytes));
+        out.push((String::from_utf8(bytes).unwrap(), w.chance));
+        true
+    });
+    out
+}
+
+fn close(offers: &[(String, f64)], expected: &[(&str, f64)]) {
+    assert_eq!(offers.len(), expected.len(), "{offers:?}");
+    for ((name, p), (e, q)) in offers.iter().zip(expected) {
+        assert_eq!(name, e, "{offers:?}");
+        assert!((p - q).abs() < 1e-9, "{name}: {p} against {q}");
+    }
+}
+
+#[test]
+fn the_plan_offers_the_likeliest_candidates_first_on_both_branches() {
+    // Nothing known, so every candidate wins with the prior's chance, 1/4: `a0` is needed
+    // for sure; `a1` if `a0` fails (3/4); `b0` if both fail (9/16), `b1` then 27/64; `c0` if
+    // `a0` wins (1/4); `d0` if `a0` fails and `a1` wins (3/16).
+    let steps = ByHand {
+        a1_ruled_out: false,
+    };
+    close(
+        &offers(&steps, &[]),
+        &[
+            ("a0", 1.0),
+            ("a1", 0.75),
+            ("b0", 0.5625),
+            ("b1", 0.421875),
+            ("c0", 0.25),
+            ("d0", 0.1875),
+        ],
+    );
+    // `a0` failed: the branch where it wins is gone, and `a1` is sure to be needed.
+    close(
+        &offers(&steps, &[("a0", false)]),
+        &[("a1", 1.0), ("b0", 0.75), ("b1", 0.5625), ("d0", 0.25)],
+    );
+    // `a0` won: only `C` is left.
+    close(&offers(&steps, &[("a0", true)]), &[("c0", 1.0)]);
+}
+
+#[test]
+fn a_ruled_out_candidate_is_offered_but_its_win_is_not_planned_for() {
+    let steps = ByHand { a1_ruled_out: true };
+    close(
+        &offers(&steps, &[]),
+        &[
+            ("a0", 1.0),
+            ("a1", 0.75),
+            ("b0", 0.75),
+            ("b1", 0.5625),
+            ("c0", 0.25),
+        ],
+    );
+}
+
+#[test]
+fn a_failure_rules_out_the_candidates_that_remove_all_that_is_left_of_it() {
+    // Eight items in four parts; removing the second part ({2, 3}) failed, so one of 2 and 3 is
+    // needed.
+    let quarters = Split::new((0..8).collect(), 4, 0);
+    assert_eq!(quarters.kept(1), vec![0, 1, 4, 5, 6, 7]);
+    let mut failures = Failures::default();
+    failures.add(&quarters, 1);
+    // Halves: removing {0, 1, 2, 3} (candidate 1 keeps the second half) fails for sure;
+    // removing {4, 5, 6, 7} may not.
+    let halves = Split::new((0..8).collect(), 2, 0);
+    assert_eq!(halves.kept(1), vec![4, 5, 6, 7]);
+    assert_eq!(failures.weight(&halves, 1), 0.0);
+    assert_eq!(failures.weight(&halves, 0), 1.0);
+    // Once 3 is gone (a win removed it), 2 is the needed one: removing {2} alone fails too.
+    let without_3 = Split::new(vec![0, 1, 2, 4, 5, 6, 7], 7, 0);
+    assert_eq!(without_3.kept(2), vec![0, 1, 4, 5, 6, 7]);
+    assert_eq!(failures.weight(&without_3, 2), 0.0);
+    assert_eq!(failures.weight(&without_3, 1), 1.0);
+}
+
+#[test]
+fn narrowing_keeps_the_smallest_failures_left_in_the_configuration() {
+    let all = Split::new((0..8).collect(), 4, 0);
+    let halves = Split::new((0..8).collect(), 2, 0);
+    let mut failures = Failures::default();
+    // {2, 3} and {0, 1, 2, 3}: the second says nothing more than the first.
+    failures.add(&all, 1);
+    failures.add(&halves, 1);
+    // {6, 7}, of which only 7 is left once 6 goes.
+    failures.add(&all, 3);
+    let config = Split::new(vec![0, 1, 2, 3, 4, 5, 7], 7, 0);
+    failures.narrow(&config.bits);
+    assert_eq!(failures.len(), 2);
+    // {7} alone now rules out removing 7.
+    assert_eq!(config.kept(6), vec![0, 1, 2, 3, 4, 5]);
+    assert_eq!(failures.weight(&config, 6), 0.0);
+    assert_eq!(failures.weight(&config, 5), 1.0);
+}
