@@ -11,7 +11,7 @@
 //! current tree is re-parsed from the accepted bytes, as after every tree move.
 
 use crate::candidate::shortlex_less;
-use crate::changes::{apply_changes, apply_changes_then, render};
+use crate::changes::{apply_changes_then, render};
 use crate::engine::Reducer;
 use crate::engine::View;
 use crate::error::ReduceError;
@@ -348,23 +348,41 @@ fn shrink_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceErr
     let mut contents: Vec<Range<usize>> = lex.tokens.iter().filter_map(content).collect();
     contents.sort_by_key(|c| std::cmp::Reverse((c.start, c.end)));
     contents.dedup();
-    let mut changed = false;
-    for c in contents {
-        let units = units(&r.tree().source()[c.clone()], c.start, true);
+    // Each literal's characters, deleted one by one: from the last literal of the file to the
+    // first, so that a literal's range is the same on the text the ones after it leave.
+    let deletions = |src: &[u8], c: &Range<usize>| -> Vec<Splices> {
+        let units = units(&src[c.clone()], c.start, true);
         if units.len() < 2 {
-            continue;
+            return Vec::new();
         }
-        let changes: Vec<Splices> = units
+        units
             .into_iter()
             .map(|u| {
                 let mut s = Splices::default();
                 s.add(u, b"");
                 s
             })
-            .collect();
-        if apply_changes(r, &changes)? {
+            .collect()
+    };
+    let mut changed = false;
+    for (k, c) in contents.iter().enumerate() {
+        let changes = deletions(r.tree().source(), c);
+        if changes.is_empty() {
+            continue;
+        }
+        // While this literal's last step is tested, idle workers start on the next literal.
+        let rest = &contents[k + 1..];
+        let next = |_: &Reducer<'_>, v: View<'_>, _: bool| {
+            let src = v.doc.tree.source();
+            rest.iter()
+                .map(|c| deletions(src, c))
+                .find(|d| !d.is_empty())
+                .and_then(Lookahead::changes)
+        };
+        let mut after = Successor::new(r, &next);
+        if apply_changes_then(r, &changes, &mut after)? {
             changed = true;
-            r.commit()?;
+            r.commit_parsed(after.into_parsed(r.best()))?;
         }
     }
     Ok(changed)

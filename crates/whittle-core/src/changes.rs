@@ -42,17 +42,7 @@ pub(crate) fn apply_changes_keeping(
         return Ok(Vec::new());
     }
     // The candidate that applies every change but those `kept`.
-    let applying_all_but = |kept: &[usize]| {
-        let mut k = kept.iter().peekable();
-        let applied = changes.iter().enumerate().filter(|&(i, _)| {
-            let keep = k.peek() == Some(&&i);
-            if keep {
-                k.next();
-            }
-            !keep
-        });
-        Splices::union(applied.map(|(_, s)| s))
-    };
+    let applying_all_but = |kept: &[usize]| Splices::all_but(changes, kept);
     let all = applying_all_but(&[]);
     // If applying them all fails, ddmin's first step comes next, or with a single change what
     // comes after this move: idle workers start it.

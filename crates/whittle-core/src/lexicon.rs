@@ -89,6 +89,20 @@ impl Splices {
         true
     }
 
+    /// The union of `changes` except those `kept` (sorted indices): the candidate of a run of
+    /// ddmin over the changes that keeps those.
+    pub(crate) fn all_but(changes: &[Splices], kept: &[usize]) -> Splices {
+        let mut k = kept.iter().peekable();
+        let applied = changes.iter().enumerate().filter(|&(i, _)| {
+            let keep = k.peek() == Some(&&i);
+            if keep {
+                k.next();
+            }
+            !keep
+        });
+        Splices::union(applied.map(|(_, s)| s))
+    }
+
     /// All the splices of several sets that do not overlap each other, except that deletions
     /// (splices to no bytes) may overlap: they delete the union of their ranges (a declaration
     /// deleted with its uses, where two declarations share a use).
