@@ -54,7 +54,7 @@ pub(crate) struct Odds {
 }
 
 impl Odds {
-    /// Classes 0–27: ddmin by its number of parts (one class each below 16, then one per power
+    /// Classes 0–29: ddmin by its number of parts (one class each below 16, then one per power
     /// of two); 30: a greedy sweep; 31: the step after a run.
     pub(crate) const CLASSES: usize = 32;
     pub(crate) const SWEEP: usize = 30;

@@ -4,11 +4,17 @@
 //! The reducer's thread renders candidates in index order and hands them to the workers; the
 //! answer of a step is always the lowest interesting index, the one a sequential scan finds.
 //! * Look-ahead is bounded: candidate `i` starts only while `i <= lowest unresolved + window`.
-//! * When every candidate of a step is handed out, idle workers start the candidates of the step
-//!   that comes next if this one fails (ddmin's next granularity, the next sweep, the next
-//!   template or level; see [`Next`]), then those of the step that comes next if the lowest
-//!   candidate still running wins. Their verdicts land in the cache, and the next step waits for
-//!   a test still running instead of starting it again. What the outcome rules out is cancelled.
+//! * A step that comes with a plan (ddmin runs and greedy sweeps; `plan.rs`) has its workers run
+//!   the candidates the plan offers, most likely to be needed first, whatever step they belong
+//!   to, down to [`MIN_CHANCE`]; each time a verdict comes in the plan is walked again, and the
+//!   tests it started and no longer offers are cancelled ([`Pool::follow`]). A candidate of the
+//!   step that no worker is free for waits, rendered ([`Slot::Pending`]).
+//! * Without a plan, when every candidate of a step is handed out, idle workers start the
+//!   candidates of the step that comes next if this one fails (see [`Next`]), then those of the
+//!   step that comes next if the lowest candidate still running wins. What the outcome rules
+//!   out is cancelled.
+//! * Either way the verdicts land in the cache, and a later step waits for a test still running
+//!   instead of starting it again.
 //! * Two workers never test the same bytes at once: a candidate whose bytes are being tested
 //!   waits for that test.
 //! * An error counts only if its candidate is below the winner (a sequential scan would have run
