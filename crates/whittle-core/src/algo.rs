@@ -2,8 +2,7 @@
 
 use crate::ddmin::{ddmin, ddmin_from};
 use crate::edit::{Edit, Edits};
-use crate::engine::Reducer;
-use crate::engine::View;
+use crate::engine::{Reducer, View};
 use crate::error::ReduceError;
 use crate::lookahead::{
     Lookahead, Successor, forbidden_items, smaller_replacement, template_items,

@@ -12,8 +12,7 @@
 
 use crate::candidate::shortlex_less;
 use crate::changes::{apply_changes_then, render};
-use crate::engine::Reducer;
-use crate::engine::View;
+use crate::engine::{Reducer, View};
 use crate::error::ReduceError;
 use crate::lexicon::{Lexicon, Splices, Token, TokenKind};
 use crate::lookahead::{Lazy, Lookahead, Successor};

@@ -55,11 +55,11 @@ pub(crate) fn ddmin_from(
 /// the kept items and the granularity the run ended at. The result is 1-minimal as with the
 /// textbook algorithm: the run ends only when no single item can go.
 ///
-/// Each step tells the test pool its successors: the split into `2n` if it fails (and the splits
-/// after it, should they fail too: a split whose candidates the gate rejects costs no test), the
-/// split of what a candidate keeps if that candidate wins, and, for a step at the finest split
-/// (the last one if it fails), `after` (the first step of what the algorithm does next, over the
-/// tree the best bytes will have once committed).
+/// Each step gives the test pool a plan of the run (`plan.rs`): the splits that follow a failure
+/// (`2n` parts) and a win (what the winner keeps), several steps deep, weighed by the odds the
+/// run has learned and by what its failed candidates rule out ([`Failures`]), and past the run's
+/// end `after` (the first step of what the algorithm does next, over the tree the run's best
+/// bytes will have once committed).
 pub(crate) fn ddmin_by<C: Send>(
     r: &mut Reducer<'_>,
     len: usize,
