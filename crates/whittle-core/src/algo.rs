@@ -7,7 +7,7 @@ use crate::error::ReduceError;
 use crate::lookahead::{
     Lookahead, Successor, forbidden_items, smaller_replacement, template_items,
 };
-use crate::sweep::{greedy_scan, sweep_then};
+use crate::sweep::{greedy_scan, render_edits, sweep_then};
 use crate::template::Template;
 use crate::tree::NodeId;
 use std::fmt;
@@ -395,6 +395,7 @@ fn reduce_level_nodes(
     mut after: Successor<'_>,
 ) -> Result<bool, ReduceError> {
     let mut conf = Edits::new();
-    while greedy_scan(r, items, &mut conf, true, &mut after, smaller_replacement)? {}
+    let make = |r: &Reducer<'_>, conf: &Edits, item| smaller_replacement(r.tree(), conf, item);
+    while greedy_scan(r, items, &mut conf, true, &mut after, make, render_edits)? {}
     r.commit_parsed(after.into_parsed(r.best()))
 }

@@ -15,8 +15,8 @@ use crate::changes::{apply_changes_then, render};
 use crate::engine::{Reducer, View};
 use crate::error::ReduceError;
 use crate::lexicon::{Lexicon, Splices, Token, TokenKind};
-use crate::lookahead::{Lazy, Lookahead, Successor};
-use crate::pool::Next;
+use crate::lookahead::{Lookahead, Successor};
+use crate::sweep::greedy_scan;
 use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
 
@@ -274,47 +274,13 @@ fn greedy(
     items: &[(Range<usize>, &str)],
     after: &mut Successor<'_>,
 ) -> Result<bool, ReduceError> {
+    let items: Vec<&(Range<usize>, &str)> = items.iter().collect();
+    let on_top = |_: &Reducer<'_>, state: &Splices, (span, bytes): &(Range<usize>, &str)| {
+        let mut s = state.clone();
+        s.add(span.clone(), bytes.as_bytes()).then_some(s)
+    };
     let mut state = Splices::default();
-    let mut start = 0;
-    let mut accepted = false;
-    while start < items.len() {
-        let rest = &items[start..];
-        let on_top = |state: &Splices, (span, bytes): &(Range<usize>, &str)| {
-            let mut s = state.clone();
-            s.add(span.clone(), bytes.as_bytes()).then_some(s)
-        };
-        let reducer = &*r;
-        let after = Lazy::new(&mut *after, reducer);
-        let current = &state;
-        // After candidate `w` wins: the rest of the sweep on top of it.
-        let won = |w: usize, i: usize, out: &mut Vec<u8>| {
-            let Some(s) = on_top(current, &rest[w]).and_then(|s| on_top(&s, &rest[w + 1 + i]))
-            else {
-                return false;
-            };
-            render(reducer, &s, out);
-            true
-        };
-        let won_count = |w: usize| rest.len() - w - 1;
-        let after_count = || after.count();
-        let then = |i: usize, out: &mut Vec<u8>| after.render(i, out);
-        let found = reducer.first_interesting_then(
-            rest.len(),
-            &|i| on_top(current, &rest[i]),
-            &|s: &Splices, out: &mut Vec<u8>| render(reducer, s, out),
-            Next {
-                failed: Some((&after_count, &then)),
-                won: Some((&won_count, &won)),
-                plan: None,
-            },
-        )?;
-        let Some(f) = found else { break };
-        r.accept(&f);
-        start += f.index + 1;
-        state = f.edits;
-        accepted = true;
-    }
-    Ok(accepted)
+    greedy_scan(r, &items, &mut state, false, after, on_top, render)
 }
 
 fn content(t: &Token) -> Option<Range<usize>> {

@@ -73,7 +73,7 @@ pub enum TokenKind {
 }
 
 /// Byte ranges of the current source replaced by bytes: sorted and not overlapping.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Splices(Vec<(Range<usize>, Vec<u8>)>);
 
 impl Splices {

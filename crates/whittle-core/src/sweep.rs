@@ -10,7 +10,7 @@ use crate::lookahead::{Lazy, Successor};
 use crate::plan::{Memo, Odds, Planner, Steps};
 use crate::pool::Next;
 use crate::tree::NodeId;
-use std::hash::BuildHasher;
+use std::hash::{BuildHasher, Hash};
 use std::rc::Rc;
 
 /// A greedy sweep over single edits, in order, each tried on top of those kept so far (as HDD+
@@ -33,11 +33,13 @@ pub(crate) fn sweep_then(
         &mut state,
         false,
         &mut after,
-        |tree, state, (n, e)| {
+        |r, state: &Edits, (n, e)| {
+            let tree = r.tree();
             let gone =
                 std::iter::successors(Some(n), |&m| tree.parent(m)).any(|m| state.get(m).is_some());
             (!gone).then(|| state.with(n, e))
         },
+        render_edits,
     )?;
     r.commit_parsed(after.into_parsed(r.best()))?;
     Ok(accepted)
@@ -50,13 +52,14 @@ pub(crate) fn sweep_then(
 /// something), idle workers start on that next sweep while this one ends; otherwise on `after`
 /// (what the algorithm does next, over the tree the best bytes will have once committed). After
 /// a win they start the rest of the sweep on top of the winner.
-pub(crate) fn greedy_scan<T: Copy + Sync>(
+pub(crate) fn greedy_scan<T: Copy + Sync, S: Clone + Hash>(
     r: &mut Reducer<'_>,
     items: &[T],
-    state: &mut Edits,
+    state: &mut S,
     again: bool,
     after: &mut Successor<'_>,
-    make: impl Fn(&crate::tree::Tree, &Edits, T) -> Option<Edits> + Sync,
+    make: impl Fn(&Reducer<'_>, &S, T) -> Option<S> + Sync,
+    render: impl Fn(&Reducer<'_>, &S, &mut Vec<u8>) + Sync,
 ) -> Result<bool, ReduceError> {
     let mut start = 0;
     let mut accepted = false;
@@ -64,14 +67,13 @@ pub(crate) fn greedy_scan<T: Copy + Sync>(
     while start < items.len() {
         let reducer = &*r;
         let after = Lazy::new(&mut *after, reducer);
-        let (tree, current) = (reducer.tree(), &*state);
+        let current = &*state;
         let rest = &items[start..];
-        let render =
-            |edits: &Edits, out: &mut Vec<u8>| reducer.format().render(reducer.doc(), edits, out);
+        let render = |s: &S, out: &mut Vec<u8>| render(reducer, s, out);
         let steps = SweepSteps {
             items,
             again,
-            make: &|state: &Edits, t: T| make(tree, state, t),
+            make: &|state: &S, t: T| make(reducer, state, t),
             render: &render,
         };
         let plan = Planner {
@@ -83,7 +85,7 @@ pub(crate) fn greedy_scan<T: Copy + Sync>(
         };
         let found = reducer.first_interesting_then(
             rest.len(),
-            &|i| make(tree, current, rest[i]),
+            &|i| make(reducer, current, rest[i]),
             &render,
             Next {
                 plan: Some(&plan),
@@ -101,18 +103,23 @@ pub(crate) fn greedy_scan<T: Copy + Sync>(
     Ok(accepted)
 }
 
-/// Where a greedy sweep stands: the edits it kept, the item it goes on from, and whether it kept
-/// any.
-struct Sweep {
-    state: Edits,
+/// Renders tree edits on the current document.
+pub(crate) fn render_edits(r: &Reducer<'_>, edits: &Edits, out: &mut Vec<u8>) {
+    r.format().render(r.doc(), edits, out);
+}
+
+/// Where a greedy sweep stands: the edits (or text splices) it kept, the item it goes on from,
+/// and whether it kept any.
+struct Sweep<S> {
+    state: S,
     start: usize,
     accepted: bool,
     /// A hash of `state`.
     id: u64,
 }
 
-impl Sweep {
-    fn new(state: Edits, start: usize, accepted: bool) -> Sweep {
+impl<S: Hash> Sweep<S> {
+    fn new(state: S, start: usize, accepted: bool) -> Sweep<S> {
         let id = rustc_hash::FxBuildHasher.hash_one(&state);
         Sweep {
             state,
@@ -125,45 +132,45 @@ impl Sweep {
 
 /// A greedy sweep's steps for a [`Planner`]: after a win, the rest of the sweep on top of the
 /// winner; after the sweep, with `again`, a new one if it kept anything.
-struct SweepSteps<'a, T> {
+struct SweepSteps<'a, T, S> {
     items: &'a [T],
     again: bool,
-    make: &'a dyn Fn(&Edits, T) -> Option<Edits>,
-    render: &'a dyn Fn(&Edits, &mut Vec<u8>),
+    make: &'a dyn Fn(&S, T) -> Option<S>,
+    render: &'a dyn Fn(&S, &mut Vec<u8>),
 }
 
-impl<T: Copy> Steps for SweepSteps<'_, T> {
-    type Step = Sweep;
+impl<T: Copy, S: Clone + Hash> Steps for SweepSteps<'_, T, S> {
+    type Step = Sweep<S>;
 
-    fn count(&self, s: &Sweep) -> usize {
+    fn count(&self, s: &Sweep<S>) -> usize {
         self.items.len() - s.start
     }
 
-    fn id(&self, s: &Sweep, i: usize) -> u64 {
+    fn id(&self, s: &Sweep<S>, i: usize) -> u64 {
         rustc_hash::FxBuildHasher.hash_one((s.id, s.start + i))
     }
 
-    fn step_id(&self, s: &Sweep) -> u64 {
+    fn step_id(&self, s: &Sweep<S>) -> u64 {
         rustc_hash::FxBuildHasher.hash_one((s.id, s.start, s.accepted))
     }
 
-    fn render(&self, s: &Sweep, i: usize, out: &mut Vec<u8>) -> bool {
+    fn render(&self, s: &Sweep<S>, i: usize, out: &mut Vec<u8>) -> bool {
         (self.make)(&s.state, self.items[s.start + i]).is_some_and(|e| {
             (self.render)(&e, out);
             true
         })
     }
 
-    fn won(&self, s: &Sweep, i: usize) -> Option<Sweep> {
+    fn won(&self, s: &Sweep<S>, i: usize) -> Option<Sweep<S>> {
         let state = (self.make)(&s.state, self.items[s.start + i])?;
         Some(Sweep::new(state, s.start + i + 1, true))
     }
 
-    fn failed(&self, s: &Sweep) -> Option<Sweep> {
+    fn failed(&self, s: &Sweep<S>) -> Option<Sweep<S>> {
         (s.accepted && self.again).then(|| Sweep::new(s.state.clone(), 0, false))
     }
 
-    fn class(&self, _: &Sweep) -> usize {
+    fn class(&self, _: &Sweep<S>) -> usize {
         Odds::SWEEP
     }
 }
