@@ -100,7 +100,7 @@ pub(crate) fn ddmin_by<C: Send>(
         // The odds are learned from the candidates as the failures so far weighed them; the
         // failed ones then weigh the candidates to come.
         let tried = found.as_ref().map_or(step.count(), |f| f.index + 1);
-        let weights: f64 = (0..tried).map(|i| failures.weight(&step, i)).sum();
+        let weights: f64 = (0..tried).map(|i| steps.weight(&step, i)).sum();
         let class = Odds::ddmin_class(step.count());
         r.odds().record(class, weights.max(0.1), found.is_some());
         for i in 0..tried - usize::from(found.is_some()) {

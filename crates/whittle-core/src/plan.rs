@@ -55,10 +55,9 @@ pub(crate) struct Odds {
 
 impl Odds {
     /// Classes 0–29: ddmin by its number of parts (one class each below 16, then one per power
-    /// of two); 30: a greedy sweep; 31: the step after a run.
-    pub(crate) const CLASSES: usize = 32;
+    /// of two); 30: a greedy sweep.
+    pub(crate) const CLASSES: usize = 31;
     pub(crate) const SWEEP: usize = 30;
-    pub(crate) const AFTER: usize = 31;
 
     /// The class of a ddmin step over `parts` parts.
     pub(crate) fn ddmin_class(parts: usize) -> usize {
@@ -70,11 +69,10 @@ impl Odds {
     }
 
     /// The chance that a candidate of `class` not yet judged wins: what its class did so far,
-    /// after a prior of one win in four (most candidates fail: so a step's failure, which is what
-    /// the pool can start ahead without knowing which candidate wins, is planned for first).
+    /// after a prior of one win in four ([`PRIOR`]).
     pub(crate) fn chance(&self, class: usize) -> f64 {
         let (won, tried) = self.lock()[class.min(Odds::CLASSES - 1)];
-        ((won + 1.0) / (tried + 4.0)).min(1.0)
+        ((won + PRIOR * 4.0) / (tried + 4.0)).min(1.0)
     }
 
     /// Records that a step of `class` judged candidates of weights adding up to `tried`, of
@@ -90,6 +88,11 @@ impl Odds {
         self.counts.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
+
+/// The chance that a candidate wins before anything is known of its kind: most candidates fail,
+/// so a step's failure, which is what the pool can start ahead without knowing which candidate
+/// wins, is planned for first. The steps after a run (of every kind) are weighed by it alone.
+const PRIOR: f64 = 0.25;
 
 /// A candidate the plan offers the pool: how likely the reduction is to need its verdict, its
 /// bytes' key, and how to render them.
@@ -200,8 +203,9 @@ impl<T> Ord for Branch<T> {
 }
 
 impl<S: Steps> Planner<'_, S> {
-    /// The key of candidate `i` of `s`, rendered once per run.
-    fn key(&self, s: &S::Step, i: usize) -> Option<u128> {
+    /// The key of candidate `i` of `s`, rendered once per run; a rendering made now is left in
+    /// `fresh`, so that a test started for it does not render it again.
+    fn key(&self, s: &S::Step, i: usize, fresh: &mut Option<Vec<u8>>) -> Option<u128> {
         let id = self.steps.id(s, i);
         if let Some(&k) = self.memo.keys.borrow().get(&id) {
             return k;
@@ -213,6 +217,7 @@ impl<S: Steps> Planner<'_, S> {
             .then(|| crate::judge::key(&out));
         self.memo.clear_if_full();
         self.memo.keys.borrow_mut().insert(id, k);
+        *fresh = k.map(|_| out);
         k
     }
 
@@ -317,7 +322,7 @@ impl<S: Steps> Plan for Planner<'_, S> {
                             if !want(offer) {
                                 return;
                             }
-                            let q = self.odds.chance(Odds::AFTER);
+                            let q = PRIOR;
                             push(&mut heap, chance * (1.0 - q), At::After(j + 1), won);
                         }
                     }
@@ -329,7 +334,8 @@ impl<S: Steps> Plan for Planner<'_, S> {
                 push(&mut heap, chance, self.after_failure(&s), won);
                 continue;
             }
-            let Some(key) = self.key(&s, i) else {
+            let mut fresh = None;
+            let Some(key) = self.key(&s, i, &mut fresh) else {
                 push(&mut heap, chance, At::Step(s, i + 1), won);
                 continue;
             };
@@ -338,7 +344,13 @@ impl<S: Steps> Plan for Planner<'_, S> {
                 Some(true) => push(&mut heap, chance, self.after_win(&s, i), winner),
                 Some(false) => push(&mut heap, chance, At::Step(s, i + 1), won),
                 None => {
-                    let render = |o: &mut Vec<u8>| self.steps.render(&s, i, o);
+                    let render = |o: &mut Vec<u8>| match &fresh {
+                        Some(bytes) => {
+                            o.extend_from_slice(bytes);
+                            true
+                        }
+                        None => self.steps.render(&s, i, o),
+                    };
                     let offer = Wanted {
                         chance,
                         key,

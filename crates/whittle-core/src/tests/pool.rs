@@ -214,7 +214,9 @@ struct Waited {
 
 /// Reduces `input` with `algorithm` at `-j 1` and `-j 2`, with a test that says whether a
 /// candidate is `interesting`, and holds the test of a candidate that `waits` picks out until one
-/// that `awaited` picks out has started (2 s at most).
+/// that `awaited` picks out has started. At `-j 1` nothing else can start meanwhile, so the hold
+/// is short (0.2 s); with more workers it lasts until the awaited test starts, or 60 s if it
+/// never does: the outcome does not depend on how loaded the machine is.
 fn run_waiting(
     input: &[u8],
     algorithm: Algorithm,
@@ -236,6 +238,8 @@ fn run_waiting_at(
 ) -> Vec<Waited> {
     let started = AtomicBool::new(false);
     let seen = AtomicBool::new(false);
+    // How many 10 ms waits a held test makes at most.
+    let hold = AtomicUsize::new(0);
     let log = Mutex::new(Vec::<String>::new());
     let test = |c: &[u8], _: &dyn Fn() -> bool| {
         let text = String::from_utf8_lossy(c).into_owned();
@@ -244,7 +248,7 @@ fn run_waiting_at(
             started.store(true, Ordering::SeqCst);
         }
         if waits(c) {
-            for _ in 0..200 {
+            for _ in 0..hold.load(Ordering::SeqCst) {
                 if started.load(Ordering::SeqCst) {
                     seen.store(true, Ordering::SeqCst);
                     break;
@@ -263,6 +267,7 @@ fn run_waiting_at(
         .map(|&jobs| {
             started.store(false, Ordering::SeqCst);
             seen.store(false, Ordering::SeqCst);
+            hold.store(if jobs == 1 { 20 } else { 6000 }, Ordering::SeqCst);
             log.lock().unwrap().clear();
             let stop = AtomicBool::new(false);
             let mut r = Reducer::new(&Toy, &oracle, input, options(jobs), &stop).unwrap();
