@@ -1,7 +1,7 @@
 //! The tokens of an XML document that the moves below the tree may rewrite: element names (the
 //! start and the end tag together, since they have the same text), attribute names, attribute
 //! values, text, comments and CDATA, the blanks inside tags, and the end tag of an element with
-//! no content (`<x></x>` as `<x/>`).
+//! no content (`<x></x>` as `<x/>`); and the parts of a DOCTYPE ([`doctype`]).
 
 use whittle_core::{Document, Lexicon, Token, TokenKind};
 
@@ -27,6 +27,8 @@ pub(crate) fn lexicon(doc: &Document) -> Lexicon {
             "#comment" if text.starts_with(b"<!--") && text.ends_with(b"-->") => {
                 push(span, TokenKind::Literal { open: 4, close: 3 });
             }
+            "#doctype" => doctype::doctype(tree, n, &mut push),
+            "#entity" => doctype::entity(src, span, &mut push),
             "#cdata" if text.starts_with(b"<![CDATA[") && text.ends_with(b"]]>") => {
                 push(span, TokenKind::Literal { open: 9, close: 3 });
             }
@@ -128,6 +130,8 @@ fn is_name_byte(b: u8) -> bool {
         b' ' | b'\t' | b'\n' | b'\r' | b'/' | b'>' | b'<' | b'=' | b'"' | b'\''
     )
 }
+
+mod doctype;
 
 #[cfg(test)]
 mod tests;

@@ -76,3 +76,111 @@ fn auto_writes_an_element_without_content_as_an_empty_element_tag() {
         Some(&1)
     );
 }
+
+/// The tokens of `src` whose span lies in its DOCTYPE, as (text, kind), in source order.
+fn doctype_tokens(src: &str) -> Vec<(&str, whittle_core::TokenKind)> {
+    let doc = Xml.parse(src.as_bytes()).unwrap();
+    // The DOCTYPE ends at the `>` before the root element's `<`.
+    let end = src.rfind("><").unwrap() + 1;
+    let mut tokens: Vec<_> = Xml
+        .lexicon(&doc)
+        .expect("xml has a lexicon")
+        .tokens
+        .into_iter()
+        .filter(|t| t.span.end <= end)
+        .map(|t| (t.span, t.kind))
+        .collect();
+    tokens.sort_by_key(|(span, _)| (span.start, std::cmp::Reverse(span.end)));
+    tokens
+        .into_iter()
+        .map(|(span, kind)| (&src[span], kind))
+        .collect()
+}
+
+#[test]
+fn a_public_doctype_lists_its_blanks_its_external_id_and_its_system_id() {
+    use whittle_core::TokenKind::{Alternatives, Shorter, Space};
+    let src = "<!DOCTYPE  html PUBLIC  \"-//W3C//DTD XHTML 1.0 Strict//EN\"\n    \"x.dtd\" ><html/>";
+    assert_eq!(
+        doctype_tokens(src),
+        vec![
+            ("  ", Space { min: " " }), // after `<!DOCTYPE`: one blank stays
+            // The whole external id with the blank before it.
+            (
+                " PUBLIC  \"-//W3C//DTD XHTML 1.0 Strict//EN\"\n    \"x.dtd\"",
+                Alternatives(&[""])
+            ),
+            // `PUBLIC "id" ` as `SYSTEM `.
+            (
+                "PUBLIC  \"-//W3C//DTD XHTML 1.0 Strict//EN\"\n    ",
+                Shorter("SYSTEM ")
+            ),
+            ("  ", Space { min: " " }),        // after `PUBLIC`
+            ("\n    ", Space { min: " " }),    // between the ids
+            ("\"x.dtd\"", Alternatives(&["\"\"", "\"a\""])), // the system id
+            (" ", Space { min: "" }),          // before `>`
+        ]
+    );
+}
+
+#[test]
+fn an_internal_subset_lists_the_blanks_between_declarations_and_entity_values() {
+    use whittle_core::TokenKind::{Alternatives, Space};
+    let src = "<!DOCTYPE svg SYSTEM 'a.dtd' [\n\t<!ENTITY  ns \"urn:x\" >\n\t\n] ><svg/>";
+    assert_eq!(
+        doctype_tokens(src),
+        vec![
+            (" SYSTEM 'a.dtd'", Alternatives(&[""])),
+            ("'a.dtd'", Alternatives(&["\"\"", "\"a\""])),
+            (" ", Space { min: "" }),  // before `[`
+            ("\n\t", Space { min: "" }), // after `[`
+            ("  ", Space { min: " " }),  // inside the entity declaration
+            ("\"urn:x\"", Alternatives(&["\"\""])),
+            (" ", Space { min: "" }),        // before the declaration's `>`
+            ("\n\t\n", Space { min: "" }),   // before `]`
+            (" ", Space { min: "" }),        // between `]` and `>`
+        ]
+    );
+}
+
+#[test]
+fn an_internal_subset_with_only_blanks_may_go_whole() {
+    use whittle_core::TokenKind::{Alternatives, Space};
+    let src = "<!DOCTYPE a[ \n]><a/>";
+    assert_eq!(
+        doctype_tokens(src),
+        vec![
+            ("[ \n]", Alternatives(&[""])),
+            (" \n", Space { min: "" }),
+        ]
+    );
+}
+
+#[test]
+fn a_doctype_the_grammar_does_not_allow_lists_only_what_comes_before_the_fault() {
+    use whittle_core::TokenKind::Space;
+    // No blank between `PUBLIC` and its id: nothing from there on.
+    let src = "<!DOCTYPE  a PUBLIC\"p\" \"s\"><a/>";
+    assert_eq!(doctype_tokens(src), vec![("  ", Space { min: " " })]);
+}
+
+#[test]
+fn auto_keeps_a_resolvable_public_id_with_a_one_character_system_id() {
+    // A stand-in for a catalog: the public id resolves the DTD, whatever the system id says as
+    // long as it says something (libxml2 wants one), and so does the system id `…/x.dtd` alone.
+    let test = |bytes: &[u8]| {
+        let text = String::from_utf8_lossy(bytes);
+        let resolves = text.contains("PUBLIC \"-//P//EN\"") || text.contains("/x.dtd\"");
+        resolves && !text.contains("\"\"") && text.contains("<r/>")
+    };
+    let src = "<!DOCTYPE r PUBLIC \"-//P//EN\"\n  \"http://example.org/dtds/x.dtd\" [\n]>\n<r/>\n";
+    // The empty internal subset goes too.
+    let reduced = whittle_core::Reduction::new(&Xml, &test, src.as_bytes())
+        .algorithm(whittle_core::Algorithm::Auto)
+        .run()
+        .expect("runs");
+    assert_eq!(
+        String::from_utf8(reduced.best).unwrap(),
+        "<!DOCTYPE r PUBLIC \"-//P//EN\" \"a\"><r/>"
+    );
+}
