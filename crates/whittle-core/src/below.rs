@@ -306,48 +306,62 @@ fn empty_literals(_: &[u8], lex: &Lexicon) -> Vec<Splices> {
         .collect()
 }
 
-/// ddmin over the characters of each literal that could not be emptied. The literals are taken
-/// from the end of the file to its start, and the tree re-parsed after each: a literal's
-/// changes move only the bytes after it, so the spans of the ones still to do stay true.
+/// ddmin over the characters of each literal that could not be emptied, then over the
+/// characters just after a backslash that another character follows (`"\\03"` as `"\\3"`: an
+/// escape is one character to the first pass, so it never cuts one in half, but an escape can be
+/// longer than two characters, and the character after its backslash can go while the rest
+/// stays an escape). The literals are taken from the end of the file to its start, and the tree
+/// re-parsed after each: a literal's changes move only the bytes after it, so the spans of the
+/// ones still to do stay true.
 fn shrink_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
     let mut contents: Vec<Range<usize>> = lex.tokens.iter().filter_map(content).collect();
     contents.sort_by_key(|c| std::cmp::Reverse((c.start, c.end)));
     contents.dedup();
-    // Each literal's characters, deleted one by one: from the last literal of the file to the
-    // first, so that a literal's range is the same on the text the ones after it leave.
-    let deletions = |src: &[u8], c: &Range<usize>| -> Vec<Splices> {
+    // Each literal's characters, then the characters after its backslashes, as deletions.
+    let passes = |src: &[u8], c: &Range<usize>| -> [Vec<Splices>; 2] {
         let units = units(&src[c.clone()], c.start, true);
-        if units.len() < 2 {
-            return Vec::new();
-        }
-        units
-            .into_iter()
-            .map(|u| {
-                let mut s = Splices::default();
-                s.add(u, b"");
-                s
-            })
-            .collect()
+        let deletion = |u: Range<usize>| {
+            let mut s = Splices::default();
+            s.add(u, b"");
+            s
+        };
+        let after_backslash = units
+            .iter()
+            .take(units.len().saturating_sub(1))
+            .filter(|u| u.len() > 1 && src[u.start] == b'\\')
+            .map(|u| deletion(u.start + 1..u.end))
+            .collect();
+        let chars = if units.len() < 2 {
+            Vec::new()
+        } else {
+            units.into_iter().map(deletion).collect()
+        };
+        [chars, after_backslash]
     };
     let mut changed = false;
     for (k, c) in contents.iter().enumerate() {
-        let changes = deletions(r.tree().source(), c);
-        if changes.is_empty() {
-            continue;
-        }
-        // While this literal's last step is tested, idle workers start on the next literal.
-        let rest = &contents[k + 1..];
-        let next = |_: &Reducer<'_>, v: View<'_>, _: bool| {
-            let src = v.doc.tree.source();
-            rest.iter()
-                .map(|c| deletions(src, c))
-                .find(|d| !d.is_empty())
-                .and_then(Lookahead::changes)
-        };
-        let mut after = Successor::new(r, &next);
-        if apply_changes_then(r, &changes, &mut after)? {
-            changed = true;
-            r.commit_parsed(after.into_parsed(r.best()))?;
+        let before = r.best().len();
+        for pass in 0..2 {
+            // The literal's end after the pass before (which changed only its own bytes).
+            let c = &(c.start..c.end - (before - r.best().len()));
+            let changes = std::mem::take(&mut passes(r.tree().source(), c)[pass]);
+            if changes.is_empty() {
+                continue;
+            }
+            // While this literal's last step is tested, idle workers start on the next literal.
+            let rest = &contents[k + 1..];
+            let next = |_: &Reducer<'_>, v: View<'_>, _: bool| {
+                let src = v.doc.tree.source();
+                rest.iter()
+                    .map(|c| std::mem::take(&mut passes(src, c)[0]))
+                    .find(|d| !d.is_empty())
+                    .and_then(Lookahead::changes)
+            };
+            let mut after = Successor::new(r, &next);
+            if apply_changes_then(r, &changes, &mut after)? {
+                changed = true;
+                r.commit_parsed(after.into_parsed(r.best()))?;
+            }
         }
     }
     Ok(changed)

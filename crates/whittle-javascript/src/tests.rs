@@ -749,3 +749,28 @@ fn the_gate_survives_a_panic_of_swc() {
     let text = std::str::from_utf8(src).expect("UTF-8");
     assert_eq!(render(&parse(text), &Edits::new()), text);
 }
+
+#[test]
+fn auto_deletes_the_character_after_a_backslash_where_the_escape_goes_on() {
+    // Interesting while there is a legacy octal escape other than `\0`: a backslash and up to
+    // three octal digits, not all `0`. `\033` is one escape of three characters: the character
+    // pass sees `\0` as one character and gets to `\03` (without `3` it is `\0`, without `\0`
+    // no escape), and deleting the `0` just after the backslash leaves `\3`.
+    let test = |bytes: &[u8]| {
+        (0..bytes.len()).any(|i| {
+            let digits: Vec<u8> = bytes[i + 1..]
+                .iter()
+                .copied()
+                .take(3)
+                .take_while(|b| (b'0'..=b'7').contains(b))
+                .collect();
+            bytes[i] == b'\\' && digits.iter().any(|&d| d != b'0')
+        })
+    };
+    let reduced = whittle_core::Reduction::new(&JavaScript, &test, b"var s = \"\\033[40m\";\n")
+        .algorithm(whittle_core::Algorithm::Auto)
+        .run()
+        .expect("runs");
+    // The declaration goes too: the test reads only the bytes.
+    assert_eq!(String::from_utf8(reduced.best).unwrap(), "\"\\3\"");
+}
