@@ -220,6 +220,9 @@ pub(crate) struct NpmTool {
     pub(crate) dir: String,
     /// The environment variable the oracle finds the folder in.
     pub(crate) env: String,
+    /// The package `package` is an npm alias of (`uglify-js2@npm:uglify-js@2.8.29`, two versions
+    /// of one package side by side), if it is one.
+    pub(crate) alias_of: Option<String>,
 }
 
 impl NpmTool {
@@ -228,9 +231,12 @@ impl NpmTool {
         Path::new("target/bench-tools/npm").join(&self.dir)
     }
 
-    /// `package@version`, as `npm install` takes it.
+    /// `package@version` (or `alias@npm:package@version`), as `npm install` takes it.
     pub(crate) fn spec(&self) -> String {
-        format!("{}@{}", self.package, self.version)
+        match &self.alias_of {
+            Some(real) => format!("{}@npm:{real}@{}", self.package, self.version),
+            None => format!("{}@{}", self.package, self.version),
+        }
     }
 
     /// The `package.json` of the installed package, relative to the workspace root.

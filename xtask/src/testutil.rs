@@ -214,7 +214,7 @@ pub(crate) fn pdf_section(rows: Vec<Row>) -> CaseSection {
 }
 
 /// Every case's id, in the order of the document.
-pub(crate) const CASE_IDS: [&str; 15] = [
+pub(crate) const CASE_IDS: [&str; 20] = [
     "xml-iso-entity",
     "xml-cov-xkb",
     "xml-gtr-coverage-153603",
@@ -230,6 +230,11 @@ pub(crate) const CASE_IDS: [&str; 15] = [
     "gcc12-pr108975-lambda-array-bound",
     "clang15-gh61885-if-constexpr",
     "sim-needles",
+    "xml-svg-xmlns-entity",
+    "xml-xhtml-form-content",
+    "js-node-missing-module",
+    "js-uglify-octal-escape",
+    "js-uglify2-parse-error",
 ];
 
 /// The `--lang` of whittle's line-based format, which `ddmin` works on.

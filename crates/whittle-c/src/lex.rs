@@ -121,6 +121,15 @@ pub(crate) const LEX: LexSpec = LexSpec {
     atoms: ATOMS,
     not_uses: &[],
     placeholders: PLACEHOLDERS,
+    statements: &[],
+    substitutes: &[],
+    // A name a C file uses without declaring it is a header's (or the compiler's, `__builtin_…`):
+    // renaming it only breaks the compile. In a self-contained file every name is the file's own
+    // (see `C::lexicon`).
+    rename_free: false,
+    special: &[],
+    one_line_blocks: &[],
+    compound: &[],
     verbatim: &[
         "string_literal",
         "raw_string_literal",

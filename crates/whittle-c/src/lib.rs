@@ -133,7 +133,7 @@ impl Format for CFamily {
     /// compilers accept in GNU C. Names beginning with `__` belong to the implementation
     /// (builtins, attribute names), and are renamed only where the file binds them.
     fn lexicon(&self, doc: &Document) -> Option<Lexicon> {
-        let mut lexicon = whittle_treesitter::lexicon(self.lex, doc);
+        let mut lexicon = whittle_treesitter::lexicon_with_free_names(self.lex, doc);
         let tree = &doc.tree;
         let src = tree.source();
         lexicon.tokens.retain(|t| {
@@ -149,6 +149,7 @@ impl Format for CFamily {
                 }
             }
         }
+        whittle_treesitter::keep_renamable_names(self.lex, src, &mut lexicon.tokens);
         Some(lexicon)
     }
 

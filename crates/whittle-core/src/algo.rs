@@ -122,7 +122,9 @@ fn run_tree(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError
 /// come after them (the tree moves again if one changed something), then the
 /// tidy rendering, then hoisting (a node replaced by a deeper descendant of its kind; the tree
 /// moves again if one was kept), then the moves below the tree; the tree moves again whenever
-/// those changed anything. Last, for an input the format's gate rejects, the byte-level tail.
+/// those changed anything. At that fixpoint, the last moves below the tree (substitution across
+/// kinds, free names), and the tree moves again if one changed something. Last, for an input
+/// the format's gate rejects, the byte-level tail.
 fn run_auto(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
     crate::slice::reduce_slice(r)?;
     loop {
@@ -140,7 +142,11 @@ fn run_auto(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
         }
         // The moves below the tree to their own fixpoint first: a round of them costs a few
         // tests, a round of the tree moves one per node at least.
-        if !crate::below::reduce_below(r)? {
+        if crate::below::reduce_below(r)? {
+            continue;
+        }
+        // At the fixpoint, the moves the test refuses most, once.
+        if !crate::below::reduce_last(r)? {
             break;
         }
     }

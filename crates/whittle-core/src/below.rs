@@ -33,19 +33,20 @@ pub(crate) fn renders_splices(r: &Reducer<'_>) -> bool {
 enum Move {
     /// A search of its own (inlining; the characters of each literal in turn).
     Own(fn(&mut Reducer<'_>, &Lexicon) -> Result<bool, ReduceError>),
-    /// Nodes replaced by smaller forms of their kind, one at a time ([`placeholders`]).
-    Placeholders,
+    /// Nodes replaced by smaller forms, one at a time ([`greedy`]): the forms of the tokens
+    /// the function selects (placeholders, substitutes).
+    Greedy(fn(&TokenKind) -> Option<&'static [&'static str]>),
     /// Disjoint rewrites of the source, as many at once as the test allows ([`apply_changes`]).
     Changes(fn(&[u8], &Lexicon) -> Vec<Splices>),
 }
 
-/// How many moves below the tree there are (see [`reduce_below`]).
-const COUNT: usize = 10;
+/// How many moves below the tree there are (see [`reduce_below`] and [`reduce_last`]).
+const COUNT: usize = 12;
 
 /// The moves below the tree, in the order a round runs them, with the phase they count under.
 const MOVES: [(&str, Move); COUNT] = [
     ("inline", Move::Own(crate::inline::inline)),
-    ("placeholder", Move::Placeholders),
+    ("placeholder", Move::Greedy(placeholders)),
     // Emptying literals makes elements empty, which the short forms then close; both before
     // the renamings, which cost hundreds of tests where the test refuses most.
     ("literal-empty", Move::Changes(empty_literals)),
@@ -56,7 +57,13 @@ const MOVES: [(&str, Move); COUNT] = [
     ("number", Move::Changes(numbers_shorter)),
     ("space", Move::Changes(spaces)),
     ("literal-chars", Move::Own(shrink_literals)),
+    // The last moves ([`LAST`]), once the others have nothing left to do.
+    ("substitute", Move::Greedy(substitutes)),
+    ("rename-free", Move::Changes(free_renamings)),
 ];
+
+/// How many of [`MOVES`], at its end, run only at the pipeline's fixpoint ([`reduce_last`]).
+const LAST: usize = 2;
 
 impl Move {
     /// Runs the move over the current document; `after` is what comes next.
@@ -68,7 +75,7 @@ impl Move {
     ) -> Result<bool, ReduceError> {
         match self {
             Move::Own(run) => run(r, lex),
-            Move::Placeholders => greedy(r, &placeholder_items(r.tree().source(), lex), after),
+            Move::Greedy(select) => greedy(r, &greedy_items(r.tree().source(), lex, select), after),
             Move::Changes(changes) => {
                 apply_changes_then(r, &changes(r.tree().source(), lex), after)
             }
@@ -80,7 +87,7 @@ impl Move {
     fn first(self, src: &[u8], lex: &Lexicon) -> Option<Option<Splices>> {
         match self {
             Move::Own(_) => None,
-            Move::Placeholders => Some(placeholder_items(src, lex).first().map(|(span, a)| {
+            Move::Greedy(select) => Some(greedy_items(src, lex, select).first().map(|(span, a)| {
                 let mut s = Splices::default();
                 s.add(span.clone(), a.as_bytes());
                 s
@@ -106,6 +113,7 @@ type MoveSet = [bool; COUNT];
 /// it), and the result is to be 1-minimal for the tree moves too.
 pub(crate) fn reduce_below(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
     let mut active = [true; COUNT];
+    active[COUNT - LAST..].fill(false);
     let mut changed_any = false;
     loop {
         let changed = below_round(r, &active)?;
@@ -115,6 +123,18 @@ pub(crate) fn reduce_below(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
         changed_any = true;
         active = changed;
     }
+}
+
+/// The moves that run once nothing else changes anything: statements replaced by token
+/// sequences of another kind (`substitute`), then the names the file uses but does not bind
+/// renamed (`rename-free`). The test refuses most of these (they change what the file means, not
+/// only how it is written), so they cost a few tests each time they run: once per fixpoint, not
+/// in every round. Returns whether one of them changed something; then `auto` goes on from
+/// the tree moves.
+pub(crate) fn reduce_last(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
+    let mut active = [false; COUNT];
+    active[COUNT - LAST..].fill(true);
+    Ok(below_round(r, &active)?.contains(&true))
 }
 
 /// One round of the moves in `active`, each over the tokens of the current document. Returns
@@ -161,9 +181,19 @@ fn next_move(r: &Reducer<'_>, v: View<'_>, active: &MoveSet, from: usize) -> Opt
     None
 }
 
-/// Consistent renaming: each name (all its occurrences at once) to the shortest name that occurs
-/// nowhere in the file, the names that save the most bytes first.
+/// Consistent renaming: each name bound in the file (all its occurrences at once) to the
+/// shortest name that occurs nowhere in the file, the names that save the most bytes first.
 fn renamings(src: &[u8], lex: &Lexicon) -> Vec<Splices> {
+    renamings_of(src, lex, true)
+}
+
+/// The same for the names the file uses without binding them.
+fn free_renamings(src: &[u8], lex: &Lexicon) -> Vec<Splices> {
+    renamings_of(src, lex, false)
+}
+
+/// The renamings of the names that are bound in the file (`bound`) or only used in it.
+fn renamings_of(src: &[u8], lex: &Lexicon, bound: bool) -> Vec<Splices> {
     let mut groups: BTreeMap<(u8, &[u8]), NameGroup> = BTreeMap::new();
     for t in &lex.tokens {
         if let TokenKind::Name { namespace, bound } = t.kind {
@@ -176,7 +206,7 @@ fn renamings(src: &[u8], lex: &Lexicon) -> Vec<Splices> {
     used.extend(lex.reserved.iter().map(|w| w.as_bytes()));
     let mut order: Vec<_> = groups
         .iter()
-        .filter(|(_, (_, bound))| *bound)
+        .filter(|(_, (_, b))| *b == bound)
         .map(|(key, (spans, _))| (key, spans))
         .collect();
     order.sort_by_key(|&(&(ns, name), spans)| {
@@ -248,14 +278,34 @@ pub fn name_of(mut i: usize) -> Vec<u8> {
     name
 }
 
-/// The placeholder move's candidates: nodes replaced by smaller forms of their kind, outermost
-/// first, tried one at a time on top of the ones already accepted ([`greedy`]).
-fn placeholder_items(src: &[u8], lex: &Lexicon) -> Vec<(Range<usize>, &'static str)> {
+/// The placeholder move's forms ([`TokenKind::Alternatives`]).
+fn placeholders(kind: &TokenKind) -> Option<&'static [&'static str]> {
+    match kind {
+        TokenKind::Alternatives(forms) => Some(forms),
+        _ => None,
+    }
+}
+
+/// The substitution move's forms ([`TokenKind::Substitute`]).
+fn substitutes(kind: &TokenKind) -> Option<&'static [&'static str]> {
+    match kind {
+        TokenKind::Substitute(forms) => Some(forms),
+        _ => None,
+    }
+}
+
+/// A greedy move's candidates: nodes replaced by the smaller forms `select` gives their tokens,
+/// outermost first, tried one at a time on top of the ones already accepted ([`greedy`]).
+fn greedy_items(
+    src: &[u8],
+    lex: &Lexicon,
+    select: fn(&TokenKind) -> Option<&'static [&'static str]>,
+) -> Vec<(Range<usize>, &'static str)> {
     let mut items: Vec<(Range<usize>, &'static str)> = Vec::new();
     let mut tokens: Vec<&Token> = lex.tokens.iter().collect();
     tokens.sort_by_key(|t| (t.span.start, std::cmp::Reverse(t.span.end)));
     for t in tokens {
-        if let TokenKind::Alternatives(alts) = &t.kind {
+        if let Some(alts) = select(&t.kind) {
             let old = &src[t.span.clone()];
             items.extend(
                 alts.iter()
@@ -340,10 +390,19 @@ fn shrink_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceErr
     };
     let mut changed = false;
     for (k, c) in contents.iter().enumerate() {
-        let before = r.best().len();
         for pass in 0..2 {
-            // The literal's end after the pass before (which changed only its own bytes).
-            let c = &(c.start..c.end - (before - r.best().len()));
+            // The literal as it is after the pass before: the content that starts where it did
+            // (a format may write a changed literal anew, so its end is not known otherwise).
+            let c = if pass == 0 {
+                Some(c.clone())
+            } else {
+                r.format()
+                    .lexicon(r.doc())
+                    .and_then(|lex| lex.tokens.iter().filter_map(content).find(|n| n.start == c.start))
+            };
+            let Some(c) = &c else {
+                continue;
+            };
             let changes = std::mem::take(&mut passes(r.tree().source(), c)[pass]);
             if changes.is_empty() {
                 continue;

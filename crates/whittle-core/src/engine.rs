@@ -384,9 +384,11 @@ impl<'a> Reducer<'a> {
                 s.spawn(move || pool.work(&judge));
             }
             self.pool = Some(pool.clone());
+            // Closed also when `f` panics: the workers end, and the panic reaches the caller
+            // instead of the scope waiting for them forever.
+            let _close = CloseOnDrop(&pool);
             let out = f(self);
             self.pool = None;
-            pool.close();
             out
         })
     }
@@ -574,4 +576,13 @@ impl<'a> Reducer<'a> {
 /// to candidates that loop; see `docs/processes.md`).
 fn retest_timeouts(oracle: &dyn Oracle, jobs: usize) -> bool {
     jobs > 1 && oracle.timeout_report().is_none_or(|t| t.policy == "fixed")
+}
+
+/// Closes a pool when dropped.
+struct CloseOnDrop<'p>(&'p Pool);
+
+impl Drop for CloseOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.close();
+    }
 }

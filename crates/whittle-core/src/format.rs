@@ -57,6 +57,13 @@ pub trait Format: Send + Sync {
         tree.leaves()
     }
 
+    /// The bytes that delimit the format's syntax (XML's `<`, `>`, `&`, `;`, quotes): the byte
+    /// tail of an input the gate rejects tries them in place of runs of the result, which may
+    /// need one it does not hold (`<a b="&` as `<a>&`). None by default.
+    fn delimiters(&self) -> &'static [u8] {
+        b""
+    }
+
     /// A tidier rendering of the document that is not a tree edit (trailing white space and blank
     /// lines removed, say), tried once after the algorithm ends and kept if the test still finds
     /// it interesting. `None` (the default) when the format has nothing to offer.

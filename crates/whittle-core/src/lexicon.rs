@@ -26,9 +26,10 @@ pub struct Token {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TokenKind {
     /// A name. Every name with the same text in the same namespace is renamed at once, to the
-    /// shortest name that occurs nowhere in the file; only names that are bound somewhere in the
-    /// file are renamed (one that is only used, such as a builtin or an imported module's
-    /// function, names something outside the file, and renaming it would break the reference).
+    /// shortest name that occurs nowhere in the file: first the names bound somewhere in the
+    /// file (`rename`), then those it only uses (`rename-free`: a builtin, a global, an imported
+    /// module's function, which name something outside the file, so the test refuses most such
+    /// renamings; a format lists no token for a free name it never wants renamed).
     Name {
         /// Names in different namespaces are renamed independently.
         namespace: u8,
@@ -59,6 +60,10 @@ pub enum TokenKind {
     /// A node that may become one of these smaller forms, tried in order (a placeholder such as
     /// `0`, `pass` or `{}`).
     Alternatives(&'static [&'static str]),
+    /// A statement that may become one of these token sequences of another kind, tried in order
+    /// after the placeholders (T-Rec's substitution across kinds: `const{}=require` as `` `` ``,
+    /// the shortest program a parser of an older language version cannot read).
+    Substitute(&'static [&'static str]),
     /// A statement that defines a name bound nowhere else in the file (`x = E`), with the name's
     /// uses: inlining replaces every use by the value and deletes the statement (the token's
     /// span, with the blanks before it and the line end after it where it has a line of its own).

@@ -91,16 +91,34 @@ fn bytes_ddmin(r: &mut Reducer<'_>, chars: bool) -> Result<(), ReduceError> {
 /// Every string shorter than the best result over the bytes it contains, shortest first; the
 /// first interesting one is accepted and the search repeats from it. When the search ends
 /// without one, no shorter string over those bytes is interesting, and the reducer records the
-/// result as minimal.
+/// result as minimal. Then, or when there are too many such strings, the result with one of its
+/// runs replaced by one byte (of its own or of the format's delimiters), shortest first
+/// ([`replacements`]): `<a b="&` holds no `>`, so no string over its bytes is `<a>&`.
 fn exhaustive(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
     loop {
         let best = r.best().to_vec();
         let mut alphabet = best.clone();
         alphabet.sort_unstable();
         alphabet.dedup();
-        let Some(candidates) = shorter_strings(&alphabet, best.len()) else {
-            return Ok(());
+        let complete = match shorter_strings(&alphabet, best.len()) {
+            Some(candidates) => {
+                let found = r.first_interesting_by(
+                    candidates.len(),
+                    |i| Some(candidates[i].clone()),
+                    |c, out| out.extend_from_slice(c),
+                )?;
+                if let Some(f) = found {
+                    r.accept(&f);
+                    continue;
+                }
+                true
+            }
+            None => false,
         };
+        alphabet.extend_from_slice(r.format().delimiters());
+        alphabet.sort_unstable();
+        alphabet.dedup();
+        let candidates = replacements(&best, &alphabet);
         let found = r.first_interesting_by(
             candidates.len(),
             |i| Some(candidates[i].clone()),
@@ -109,11 +127,42 @@ fn exhaustive(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
         match found {
             Some(f) => r.accept(&f),
             None => {
-                r.set_minimal();
+                if complete {
+                    r.set_minimal();
+                }
                 return Ok(());
             }
         }
     }
+}
+
+/// `best` with one run of at least two bytes replaced by one byte of `alphabet`: every such
+/// string, shortest first (in shortlex order), the first [`EXHAUSTIVE_LIMIT`] of them.
+fn replacements(best: &[u8], alphabet: &[u8]) -> Vec<Vec<u8>> {
+    let n = best.len();
+    let mut out = Vec::new();
+    // A run of `len` bytes replaced by one leaves `n - len + 1`.
+    for len in (2..=n).rev() {
+        let mut level: Vec<Vec<u8>> = (0..=n - len)
+            .flat_map(|start| {
+                alphabet.iter().map(move |&b| {
+                    let mut s = best[..start].to_vec();
+                    s.push(b);
+                    s.extend_from_slice(&best[start + len..]);
+                    s
+                })
+            })
+            .collect();
+        level.sort_unstable();
+        level.dedup();
+        for s in level {
+            if out.len() == EXHAUSTIVE_LIMIT {
+                return out;
+            }
+            out.push(s);
+        }
+    }
+    out
 }
 
 /// All strings over `alphabet` shorter than `len`, in shortlex order; `None` if there are more
@@ -154,6 +203,20 @@ mod tests {
             shorter_strings(b"abcdefghij", 4).is_none(),
             "1 + 10 + 100 + 1000 > 400"
         );
+    }
+
+    #[test]
+    fn replacements_put_one_byte_for_a_run_shortest_first() {
+        let all = replacements(b"abc", b"x");
+        let expected: Vec<&[u8]> = vec![b"x", b"ax", b"xc"];
+        assert_eq!(all, expected);
+        // `<a b="&` holds no `>`; with it as a delimiter, `<a>&` is among the strings of 4 bytes.
+        let from = b"<a\tb=\"&";
+        let mut alphabet = from.to_vec();
+        alphabet.push(b'>');
+        let all = replacements(from, &alphabet);
+        assert!(all.contains(&b"<a>&".to_vec()));
+        assert!(all.windows(2).all(|w| w[0].len() <= w[1].len()));
     }
 
     #[test]

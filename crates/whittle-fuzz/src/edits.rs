@@ -180,7 +180,7 @@ fn rewrite(
             splices.extend(uses.iter().map(|u| (u.clone(), copy.clone())));
             splices
         }
-        TokenKind::Alternatives(alts) => {
+        TokenKind::Alternatives(alts) | TokenKind::Substitute(alts) => {
             let smaller: Vec<&str> = alts
                 .iter()
                 .copied()

@@ -35,6 +35,22 @@ pub struct LexSpec {
     pub not_uses: &'static [(&'static str, &'static str)],
     /// Node kinds and the smaller forms they may take, tried in order.
     pub placeholders: &'static [(&'static str, &'static [&'static str])],
+    /// Statement kinds that may become one of [`LexSpec::substitutes`].
+    pub statements: &'static [&'static str],
+    /// The shortest token sequences of the language that stand for a statement (`0`, `a`, a
+    /// string), tried in order in place of each statement ([`TokenKind::Substitute`]).
+    pub substitutes: &'static [&'static str],
+    /// Whether names the file uses without binding them are renamed too (`rename-free`): not in
+    /// C, where such a name is a header's, so a renaming only breaks the compile.
+    pub rename_free: bool,
+    /// Names the language gives a meaning of its own, never renamed where the file does not bind
+    /// them (`arguments`, `self`, `__name__`).
+    pub special: &'static [&'static str],
+    /// Kinds of indented blocks that may join their header's line (`def f():⏎ pass` as
+    /// `def f(): pass`) when they hold one statement not of a kind in [`LexSpec::compound`].
+    pub one_line_blocks: &'static [&'static str],
+    /// Statement kinds that cannot follow a header's `:` on its line.
+    pub compound: &'static [&'static str],
     /// Kinds inside which no blank is touched (string literals, whose blanks are content).
     pub verbatim: &'static [&'static str],
     /// Words that must not become names.
@@ -47,6 +63,14 @@ pub struct LexSpec {
 
 /// The lexicon of a document this crate parsed, by the kinds of `spec`.
 pub fn lexicon(spec: &LexSpec, doc: &Document) -> Lexicon {
+    let mut lexicon = lexicon_with_free_names(spec, doc);
+    keep_renamable_names(spec, doc.tree.source(), &mut lexicon.tokens);
+    lexicon
+}
+
+/// [`lexicon`] with a token for every name, also those [`keep_renamable_names`] drops: for a
+/// format that decides itself which names are bound, then drops the others.
+pub fn lexicon_with_free_names(spec: &LexSpec, doc: &Document) -> Lexicon {
     let tree = &doc.tree;
     let mut tokens = Vec::new();
     let mut gaps = Vec::new();
@@ -99,6 +123,15 @@ pub fn lexicon(spec: &LexSpec, doc: &Document) -> Lexicon {
                 kind: TokenKind::Alternatives(alternatives),
             });
         }
+        if spec.statements.contains(&kind) && !spec.substitutes.is_empty() {
+            tokens.push(Token {
+                span: span.clone(),
+                kind: TokenKind::Substitute(spec.substitutes),
+            });
+        }
+        if spec.one_line_blocks.contains(&kind) {
+            tokens.extend(join_line(spec, tree, n));
+        }
         if spec.verbatim.contains(&kind) && n.index() >= verbatim_end {
             verbatim_end = n.index() + tree.size(n);
         }
@@ -124,6 +157,46 @@ pub fn lexicon(spec: &LexSpec, doc: &Document) -> Lexicon {
         tokens,
         reserved: spec.reserved.to_vec(),
     }
+}
+
+/// Drops the name tokens of the names the file never binds where the spec keeps them out of the
+/// renaming: every one without [`LexSpec::rename_free`], the [`LexSpec::special`] ones with it.
+pub fn keep_renamable_names(spec: &LexSpec, src: &[u8], tokens: &mut Vec<Token>) {
+    let bound: std::collections::HashSet<&[u8]> = tokens
+        .iter()
+        .filter(|t| matches!(t.kind, TokenKind::Name { bound: true, .. }))
+        .map(|t| &src[t.span.clone()])
+        .collect();
+    tokens.retain(|t| {
+        let name = &src[t.span.clone()];
+        let free = matches!(t.kind, TokenKind::Name { .. }) && !bound.contains(name);
+        !free || (spec.rename_free && !spec.special.iter().any(|s| s.as_bytes() == name))
+    });
+}
+
+/// The line end and indentation between an indented block and its header's `:`, when the block
+/// holds one statement that may stand on the header's line: as a blank that may go
+/// (`if x:y`).
+fn join_line(spec: &LexSpec, tree: &Tree, n: NodeId) -> Option<Token> {
+    let [only] = tree.children(n) else {
+        return None;
+    };
+    if spec.compound.contains(&tree.label(*only)) {
+        return None;
+    }
+    let src = tree.source();
+    let start = tree.span(n).start;
+    let blanks = src[..start]
+        .iter()
+        .rev()
+        .take_while(|&&b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        .count();
+    let colon = start - blanks;
+    let joins = colon > 0 && src[colon - 1] == b':' && src[colon..start].contains(&b'\n');
+    joins.then(|| Token {
+        span: colon..start,
+        kind: TokenKind::Space { min: "" },
+    })
 }
 
 /// The blanks between the brackets of a leaf that is an empty pair of them (`{  }`, `( )`,

@@ -14,7 +14,7 @@
 mod lexicon;
 mod render;
 
-pub use lexicon::{LexSpec, lexicon};
+pub use lexicon::{LexSpec, keep_renamable_names, lexicon, lexicon_with_free_names};
 pub use render::{Asi, render, tidy};
 
 use whittle_core::{Diagnostic, Document, ParseError, TreeBuilder};

@@ -120,6 +120,11 @@ impl Format for Xml {
         true
     }
 
+    /// Markup's own bytes: tags, references, attribute values, end tags.
+    fn delimiters(&self) -> &'static [u8] {
+        b"<>&;=\"'/"
+    }
+
     fn gate(&self, bytes: &[u8]) -> bool {
         gate::well_formed(bytes).is_ok()
     }

@@ -223,6 +223,13 @@ fn the_pdf_cases_run_pdfcop_at_j2_and_pdfjs_from_target_bench_tools() {
         npm.package_json(),
         Path::new("target/bench-tools/npm/pdfjs4/node_modules/pdfjs-dist/package.json")
     );
+    // An npm alias installs a second version of a package beside the first.
+    let uglify2 = case("js-uglify2-parse-error").npm.unwrap();
+    assert_eq!(uglify2.spec(), "uglify-js2@npm:uglify-js@2.8.29");
+    assert_eq!(
+        uglify2.package_json(),
+        Path::new("target/bench-tools/npm/uglify-js2/node_modules/uglify-js2/package.json")
+    );
     let oracle = small.oracle_sentence();
     assert!(
         oracle.starts_with(

@@ -460,6 +460,10 @@ impl Format for Nested {
         self.outer.has_gate()
     }
 
+    fn delimiters(&self) -> &'static [u8] {
+        self.outer.delimiters()
+    }
+
     fn gate(&self, bytes: &[u8]) -> bool {
         self.outer.gate(bytes)
     }
