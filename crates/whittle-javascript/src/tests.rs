@@ -774,3 +774,24 @@ fn auto_deletes_the_character_after_a_backslash_where_the_escape_goes_on() {
     // The declaration goes too: the test reads only the bytes.
     assert_eq!(String::from_utf8(reduced.best).unwrap(), "\"\\3\"");
 }
+
+#[test]
+fn auto_substitutes_a_statement_by_a_token_sequence_of_another_kind() {
+    // Interesting while the program uses syntax that ES5 lacks (a stand-in for an ES5-only
+    // parser's parse error): a declaration with `const`, or a template literal. No piece of the
+    // declaration is ES2015 on its own; `0`, `a` and `""` are ES5; `` `` `` is the shortest.
+    let test = |bytes: &[u8]| {
+        let text = String::from_utf8_lossy(bytes);
+        text.contains("const") || text.contains('`')
+    };
+    let reduced = whittle_core::Reduction::new(
+        &JavaScript,
+        &test,
+        b"const { x } = require(\"m\");\nvar y = 1;\n",
+    )
+    .algorithm(whittle_core::Algorithm::Auto)
+    .run()
+    .expect("runs");
+    assert_eq!(String::from_utf8(reduced.best).unwrap(), "``");
+    assert_eq!(reduced.report.stats.tests_by_move.get("substitute"), Some(&4));
+}

@@ -416,3 +416,77 @@ fn auto_inlines_a_chain_of_temporaries() {
     assert_eq!(text, "print([[0,6]][0][1])");
     assert!(reduced.report.stats.tests_by_move["inline"] >= 2);
 }
+
+#[test]
+fn free_names_are_listed_except_the_special_ones() {
+    // No parameter binds `self` here: a free `self` is special and gets no token. `len` is a
+    // builtin and `x` an attribute the file only reads: both free, both renamable.
+    let (bound, used) = bound_and_used("def f():\n    return len(self.x)\n");
+    assert_eq!(bound, ["f"]);
+    assert_eq!(used, ["len", "x"]);
+}
+
+#[test]
+fn auto_renames_a_free_name_to_a_name_the_file_does_not_use() {
+    // Interesting while the first line assigns 1 to a name and the second passes it to a call of
+    // another name. `a` is bound and already one letter; the builtin `len` is free and becomes
+    // `b`, not `a`, which the file uses.
+    let test = |bytes: &[u8]| {
+        let text = String::from_utf8_lossy(bytes);
+        let mut lines = text.lines();
+        let (Some(first), Some(second)) = (lines.next(), lines.next()) else {
+            return false;
+        };
+        let Some(var) = first.strip_suffix("=1") else {
+            return false;
+        };
+        let Some(callee) = second.strip_suffix(&format!("({var})")) else {
+            return false;
+        };
+        let word = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase());
+        word(var) && word(callee) && callee != var
+    };
+    let reduced = whittle_core::Reduction::new(&Python, &test, b"a=1\nlen(a)\n")
+        .algorithm(whittle_core::Algorithm::Auto)
+        .run()
+        .expect("runs");
+    assert_eq!(String::from_utf8(reduced.best).unwrap(), "a=1\nb(a)\n");
+    assert_eq!(
+        reduced.report.stats.tests_by_move.get("rename-free"),
+        Some(&1)
+    );
+}
+
+#[test]
+fn a_block_of_one_simple_statement_may_join_its_header_line() {
+    // The `for` block holds an `if`, which cannot follow `:` on its line; the `if` block and
+    // the first one hold a simple statement each.
+    let src = "if x:\n    y\nfor a in b:\n    if c:\n        d\n";
+    let doc = Python.parse(src.as_bytes()).expect("parses");
+    let joins: Vec<&str> = Python
+        .lexicon(&doc)
+        .expect("python has a lexicon")
+        .tokens
+        .into_iter()
+        .filter(|t| t.kind == whittle_core::TokenKind::Space { min: "" })
+        .filter(|t| src.as_bytes()[t.span.clone()].contains(&b'\n'))
+        .map(|t| &src[t.span])
+        .collect();
+    assert_eq!(joins, ["\n    ", "\n        "]);
+}
+
+#[test]
+fn auto_writes_a_one_statement_body_on_its_header_line() {
+    // Interesting while `f` is defined and called: its body becomes `0` (the placeholder) on
+    // the `def` line.
+    let test = |bytes: &[u8]| {
+        let text = String::from_utf8_lossy(bytes);
+        text.starts_with("def f():") && text.contains("\nf()") && Python.gate(bytes)
+    };
+    let reduced =
+        whittle_core::Reduction::new(&Python, &test, b"def f():\n    return 1\nf()\n")
+            .algorithm(whittle_core::Algorithm::Auto)
+            .run()
+            .expect("runs");
+    assert_eq!(String::from_utf8(reduced.best).unwrap(), "def f():0\nf()\n");
+}
