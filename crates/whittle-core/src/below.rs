@@ -87,11 +87,13 @@ impl Move {
     fn first(self, src: &[u8], lex: &Lexicon) -> Option<Option<Splices>> {
         match self {
             Move::Own(_) => None,
-            Move::Greedy(select) => Some(greedy_items(src, lex, select).first().map(|(span, a)| {
-                let mut s = Splices::default();
-                s.add(span.clone(), a.as_bytes());
-                s
-            })),
+            Move::Greedy(select) => {
+                Some(greedy_items(src, lex, select).first().map(|(span, a)| {
+                    let mut s = Splices::default();
+                    s.add(span.clone(), a.as_bytes());
+                    s
+                }))
+            }
             Move::Changes(changes) => {
                 let all = changes(src, lex);
                 Some((!all.is_empty()).then(|| Splices::union(&all)))
@@ -396,9 +398,12 @@ fn shrink_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceErr
             let c = if pass == 0 {
                 Some(c.clone())
             } else {
-                r.format()
-                    .lexicon(r.doc())
-                    .and_then(|lex| lex.tokens.iter().filter_map(content).find(|n| n.start == c.start))
+                r.format().lexicon(r.doc()).and_then(|lex| {
+                    lex.tokens
+                        .iter()
+                        .filter_map(content)
+                        .find(|n| n.start == c.start)
+                })
             };
             let Some(c) = &c else {
                 continue;

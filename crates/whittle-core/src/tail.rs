@@ -92,7 +92,7 @@ fn bytes_ddmin(r: &mut Reducer<'_>, chars: bool) -> Result<(), ReduceError> {
 /// first interesting one is accepted and the search repeats from it. When the search ends
 /// without one, no shorter string over those bytes is interesting, and the reducer records the
 /// result as minimal. Then, or when there are too many such strings, the result with one of its
-/// runs replaced by one byte (of its own or of the format's delimiters), shortest first
+/// runs replaced by one of the format's delimiters that it does not hold, shortest first
 /// ([`replacements`]): `<a b="&` holds no `>`, so no string over its bytes is `<a>&`.
 fn exhaustive(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
     loop {
@@ -115,10 +115,18 @@ fn exhaustive(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
             }
             None => false,
         };
-        alphabet.extend_from_slice(r.format().delimiters());
-        alphabet.sort_unstable();
-        alphabet.dedup();
-        let candidates = replacements(&best, &alphabet);
+        // Only the delimiters the result lacks: a run replaced by one of its own bytes is a
+        // string over its bytes, which the search above tried where it could.
+        let mut missing: Vec<u8> = r
+            .format()
+            .delimiters()
+            .iter()
+            .copied()
+            .filter(|b| alphabet.binary_search(b).is_err())
+            .collect();
+        missing.sort_unstable();
+        missing.dedup();
+        let candidates = replacements(&best, &missing);
         let found = r.first_interesting_by(
             candidates.len(),
             |i| Some(candidates[i].clone()),

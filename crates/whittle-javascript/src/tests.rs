@@ -793,5 +793,8 @@ fn auto_substitutes_a_statement_by_a_token_sequence_of_another_kind() {
     .run()
     .expect("runs");
     assert_eq!(String::from_utf8(reduced.best).unwrap(), "``");
-    assert_eq!(reduced.report.stats.tests_by_move.get("substitute"), Some(&4));
+    assert_eq!(
+        reduced.report.stats.tests_by_move.get("substitute"),
+        Some(&4)
+    );
 }

@@ -483,10 +483,9 @@ fn auto_writes_a_one_statement_body_on_its_header_line() {
         let text = String::from_utf8_lossy(bytes);
         text.starts_with("def f():") && text.contains("\nf()") && Python.gate(bytes)
     };
-    let reduced =
-        whittle_core::Reduction::new(&Python, &test, b"def f():\n    return 1\nf()\n")
-            .algorithm(whittle_core::Algorithm::Auto)
-            .run()
-            .expect("runs");
+    let reduced = whittle_core::Reduction::new(&Python, &test, b"def f():\n    return 1\nf()\n")
+        .algorithm(whittle_core::Algorithm::Auto)
+        .run()
+        .expect("runs");
     assert_eq!(String::from_utf8(reduced.best).unwrap(), "def f():0\nf()\n");
 }

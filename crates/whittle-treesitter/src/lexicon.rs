@@ -193,7 +193,7 @@ fn join_line(spec: &LexSpec, tree: &Tree, n: NodeId) -> Option<Token> {
         .count();
     let colon = start - blanks;
     let joins = colon > 0 && src[colon - 1] == b':' && src[colon..start].contains(&b'\n');
-    joins.then(|| Token {
+    joins.then_some(Token {
         span: colon..start,
         kind: TokenKind::Space { min: "" },
     })

@@ -19,7 +19,7 @@
 
 use crate::encoding::is_ws;
 use std::ops::Range;
-use whittle_core::{Tree, TokenKind};
+use whittle_core::{TokenKind, Tree};
 
 /// The tokens of the DOCTYPE node `n` (its span starts with `<!DOCTYPE`).
 pub(super) fn doctype(
@@ -104,7 +104,10 @@ fn subset_blanks(
         return;
     };
     gaps.push(at..at + close);
-    if gaps.iter().any(|g| !src[g.clone()].iter().all(|&b| is_ws(b))) {
+    if gaps
+        .iter()
+        .any(|g| !src[g.clone()].iter().all(|&b| is_ws(b)))
+    {
         return;
     }
     gaps.push(at + close + 1..last.end);
@@ -122,7 +125,11 @@ fn subset_blanks(
 
 /// The tokens of an entity declaration `<!ENTITY name "value">` or `<!ENTITY % name "value">`:
 /// its value as a literal and its blanks. An external entity (`SYSTEM`, `PUBLIC`) keeps its ids.
-pub(super) fn entity(src: &[u8], span: Range<usize>, push: &mut impl FnMut(Range<usize>, TokenKind)) {
+pub(super) fn entity(
+    src: &[u8],
+    span: Range<usize>,
+    push: &mut impl FnMut(Range<usize>, TokenKind),
+) {
     let src = &src[..span.end];
     let Some(mut c) = Cursor::new(src, span.start, b"<!ENTITY") else {
         return;
@@ -173,7 +180,11 @@ impl<'s> Cursor<'s> {
 
     /// Skips a run of blanks, pushing it as a space that may become `min` when it is longer.
     /// Returns whether there was one.
-    fn blanks(&mut self, push: &mut impl FnMut(Range<usize>, TokenKind), min: &'static str) -> bool {
+    fn blanks(
+        &mut self,
+        push: &mut impl FnMut(Range<usize>, TokenKind),
+        min: &'static str,
+    ) -> bool {
         let start = self.at;
         let n = self.take(is_ws);
         if n > min.len() {

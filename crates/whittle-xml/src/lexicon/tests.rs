@@ -100,7 +100,8 @@ fn doctype_tokens(src: &str) -> Vec<(&str, whittle_core::TokenKind)> {
 #[test]
 fn a_public_doctype_lists_its_blanks_its_external_id_and_its_system_id() {
     use whittle_core::TokenKind::{Alternatives, Shorter, Space};
-    let src = "<!DOCTYPE  html PUBLIC  \"-//W3C//DTD XHTML 1.0 Strict//EN\"\n    \"x.dtd\" ><html/>";
+    let src =
+        "<!DOCTYPE  html PUBLIC  \"-//W3C//DTD XHTML 1.0 Strict//EN\"\n    \"x.dtd\" ><html/>";
     assert_eq!(
         doctype_tokens(src),
         vec![
@@ -115,10 +116,10 @@ fn a_public_doctype_lists_its_blanks_its_external_id_and_its_system_id() {
                 "PUBLIC  \"-//W3C//DTD XHTML 1.0 Strict//EN\"\n    ",
                 Shorter("SYSTEM ")
             ),
-            ("  ", Space { min: " " }),        // after `PUBLIC`
-            ("\n    ", Space { min: " " }),    // between the ids
+            ("  ", Space { min: " " }),     // after `PUBLIC`
+            ("\n    ", Space { min: " " }), // between the ids
             ("\"x.dtd\"", Alternatives(&["\"\"", "\"a\""])), // the system id
-            (" ", Space { min: "" }),          // before `>`
+            (" ", Space { min: "" }),       // before `>`
         ]
     );
 }
@@ -132,13 +133,13 @@ fn an_internal_subset_lists_the_blanks_between_declarations_and_entity_values() 
         vec![
             (" SYSTEM 'a.dtd'", Alternatives(&[""])),
             ("'a.dtd'", Alternatives(&["\"\"", "\"a\""])),
-            (" ", Space { min: "" }),  // before `[`
+            (" ", Space { min: "" }),    // before `[`
             ("\n\t", Space { min: "" }), // after `[`
             ("  ", Space { min: " " }),  // inside the entity declaration
             ("\"urn:x\"", Alternatives(&["\"\""])),
-            (" ", Space { min: "" }),        // before the declaration's `>`
-            ("\n\t\n", Space { min: "" }),   // before `]`
-            (" ", Space { min: "" }),        // between `]` and `>`
+            (" ", Space { min: "" }),      // before the declaration's `>`
+            ("\n\t\n", Space { min: "" }), // before `]`
+            (" ", Space { min: "" }),      // between `]` and `>`
         ]
     );
 }
@@ -149,10 +150,7 @@ fn an_internal_subset_with_only_blanks_may_go_whole() {
     let src = "<!DOCTYPE a[ \n]><a/>";
     assert_eq!(
         doctype_tokens(src),
-        vec![
-            ("[ \n]", Alternatives(&[""])),
-            (" \n", Space { min: "" }),
-        ]
+        vec![("[ \n]", Alternatives(&[""])), (" \n", Space { min: "" }),]
     );
 }
 
