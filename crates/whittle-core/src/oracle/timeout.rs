@@ -59,9 +59,14 @@ pub struct Adaptive {
     pub rise_every: usize,
     /// The original input is tested again while fewer than this many runs were timed (5)…
     pub calibration_runs: usize,
-    /// …and while they took less than this in all (1 s): a fast test is timed several times.
+    /// …and while they took less than this in all (1 s): a fast test is timed several times,
+    /// unless its runs are so fast that more of them cannot raise the limit above `floor`.
     pub calibration_time: Duration,
 }
+
+/// How much slower than the slowest timed run of the original a later run would have to be for
+/// the limit to leave its floor, before the original is not timed again.
+const FLOOR_MARGIN: f64 = 4.0;
 
 impl Default for Adaptive {
     fn default() -> Adaptive {
@@ -259,14 +264,22 @@ impl Limiter {
     }
 
     /// Whether the original input should be timed once more: with the adaptive policy, while it
-    /// ran fewer than `calibration_runs` times and for less than `calibration_time` in all.
+    /// ran fewer than `calibration_runs` times and for less than `calibration_time` in all, and
+    /// another run could still raise the limit above its floor.
     pub(crate) fn wants_calibration(&self) -> bool {
         let s = self.lock();
         match self.policy {
             Timeout::Fixed(_) => false,
             Timeout::Adaptive(rule) => {
+                // Timing a fast original again only matters if it could move the limit off its
+                // floor: not when runs [`FLOOR_MARGIN`] times slower than the slowest so far
+                // would still leave it there (a test of 20 ms: 5 × 4 × 20 ms < 1 s).
+                let slowest = s.original.iter().map(|r| r.1).max().unwrap_or_default();
+                let at_floor = !s.original.is_empty()
+                    && slowest.mul_f64(rule.factor * FLOOR_MARGIN) <= rule.floor;
                 s.original.len() < rule.calibration_runs
                     && s.original.iter().map(|r| r.1).sum::<Duration>() < rule.calibration_time
+                    && !at_floor
             }
         }
     }
