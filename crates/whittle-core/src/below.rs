@@ -392,23 +392,9 @@ fn shrink_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceErr
     };
     let mut changed = false;
     for (k, c) in contents.iter().enumerate() {
+        let mut c = c.clone();
         for pass in 0..2 {
-            // The literal as it is after the pass before: the content that starts where it did
-            // (a format may write a changed literal anew, so its end is not known otherwise).
-            let c = if pass == 0 {
-                Some(c.clone())
-            } else {
-                r.format().lexicon(r.doc()).and_then(|lex| {
-                    lex.tokens
-                        .iter()
-                        .filter_map(content)
-                        .find(|n| n.start == c.start)
-                })
-            };
-            let Some(c) = &c else {
-                continue;
-            };
-            let changes = std::mem::take(&mut passes(r.tree().source(), c)[pass]);
+            let changes = std::mem::take(&mut passes(r.tree().source(), &c)[pass]);
             if changes.is_empty() {
                 continue;
             }
@@ -422,9 +408,24 @@ fn shrink_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceErr
                     .and_then(Lookahead::changes)
             };
             let mut after = Successor::new(r, &next);
-            if apply_changes_then(r, &changes, &mut after)? {
-                changed = true;
-                r.commit_parsed(after.into_parsed(r.best()))?;
+            if !apply_changes_then(r, &changes, &mut after)? {
+                continue;
+            }
+            changed = true;
+            r.commit_parsed(after.into_parsed(r.best()))?;
+            if pass == 0 {
+                // The literal as it is now: the content that starts where it did (a format may
+                // write a changed literal anew, so its end is not known otherwise).
+                let now = r.format().lexicon(r.doc()).and_then(|lex| {
+                    lex.tokens
+                        .iter()
+                        .filter_map(content)
+                        .find(|n| n.start == c.start)
+                });
+                let Some(now) = now else {
+                    break;
+                };
+                c = now;
             }
         }
     }

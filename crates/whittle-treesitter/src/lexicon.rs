@@ -46,8 +46,8 @@ pub struct LexSpec {
     /// Names the language gives a meaning of its own, never renamed where the file does not bind
     /// them (`arguments`, `self`, `__name__`).
     pub special: &'static [&'static str],
-    /// Kinds of indented blocks that may join their header's line (`def f():⏎ pass` as
-    /// `def f(): pass`) when they hold one statement not of a kind in [`LexSpec::compound`].
+    /// Kinds of indented blocks that may join their header's line (`def f():⏎ 0` as
+    /// `def f():0`) when they hold one statement not of a kind in [`LexSpec::compound`].
     pub one_line_blocks: &'static [&'static str],
     /// Statement kinds that cannot follow a header's `:` on its line.
     pub compound: &'static [&'static str],
