@@ -12,6 +12,7 @@
 
 use crate::candidate::shortlex_less;
 use crate::changes::{apply_changes_then, render};
+use crate::ddmin::ddmin_by;
 use crate::engine::{Reducer, View};
 use crate::error::ReduceError;
 use crate::lexicon::{Lexicon, Splices, Token, TokenKind};
@@ -408,7 +409,16 @@ fn shrink_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceErr
                     .and_then(Lookahead::changes)
             };
             let mut after = Successor::new(r, &next);
-            if !apply_changes_then(r, &changes, &mut after)? {
+            let applied = if pass == 0 {
+                // Not all of them at once first: that is the literal emptied, which
+                // `literal-empty` tried in this round or, after the tree moves, will.
+                let all_but = |kept: &[usize]| Splices::all_but(&changes, kept);
+                let (kept, _) = ddmin_by(r, changes.len(), 2, all_but, render, &mut after)?;
+                kept.len() < changes.len()
+            } else {
+                apply_changes_then(r, &changes, &mut after)?
+            };
+            if !applied {
                 continue;
             }
             changed = true;

@@ -798,3 +798,16 @@ fn auto_substitutes_a_statement_by_a_token_sequence_of_another_kind() {
         Some(&4)
     );
 }
+
+#[test]
+fn auto_replaces_an_assignment_statement_by_its_right_hand_side() {
+    // Interesting while the file holds the escape `\0`. GTR's substitution by a child takes the
+    // assignment's right-hand side in place of the assignment (the statement becomes an
+    // expression statement of the string), and the string loses its other characters.
+    let test = |bytes: &[u8]| bytes.windows(2).any(|w| w == b"\\0");
+    let reduced = whittle_core::Reduction::new(&JavaScript, &test, b"a = \"x\\0y\";\n")
+        .algorithm(whittle_core::Algorithm::Auto)
+        .run()
+        .expect("runs");
+    assert_eq!(String::from_utf8(reduced.best).unwrap(), "\"\\0\"");
+}
