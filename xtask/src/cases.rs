@@ -216,7 +216,8 @@ pub(crate) struct NpmTool {
     pub(crate) package: String,
     /// The pinned version (`setup_tools.sh`'s).
     pub(crate) version: String,
-    /// The folder under `target/bench-tools/npm/`.
+    /// The folder under `target/bench-tools/npm/`. Not the package's name: `npm init` names the
+    /// folder's own package after it, and npm refuses to install a package of that name into it.
     pub(crate) dir: String,
     /// The environment variable the oracle finds the folder in.
     pub(crate) env: String,

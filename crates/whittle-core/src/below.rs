@@ -15,8 +15,9 @@ use crate::changes::{apply_changes_then, render};
 use crate::ddmin::ddmin_by;
 use crate::engine::{Reducer, View};
 use crate::error::ReduceError;
-use crate::lexicon::{Lexicon, Splices, Token, TokenKind};
+use crate::lexicon::{KEPT_NAMESPACE, Lexicon, Splices, Token, TokenKind};
 use crate::lookahead::{Lookahead, Successor};
+use crate::split::Split;
 use crate::sweep::greedy_scan;
 use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
@@ -209,7 +210,7 @@ fn renamings_of(src: &[u8], lex: &Lexicon, bound: bool) -> Vec<Splices> {
     used.extend(lex.reserved.iter().map(|w| w.as_bytes()));
     let mut order: Vec<_> = groups
         .iter()
-        .filter(|(_, (_, b))| *b == bound)
+        .filter(|((ns, _), (_, b))| *b == bound && *ns != KEPT_NAMESPACE)
         .map(|(key, (spans, _))| (key, spans))
         .collect();
     order.sort_by_key(|&(&(ns, name), spans)| {
@@ -403,10 +404,13 @@ fn shrink_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceErr
             let rest = &contents[k + 1..];
             let next = |_: &Reducer<'_>, v: View<'_>, _: bool| {
                 let src = v.doc.tree.source();
-                rest.iter()
+                // ddmin's first candidate over the next literal's characters.
+                let next = rest
+                    .iter()
                     .map(|c| std::mem::take(&mut passes(src, c)[0]))
-                    .find(|d| !d.is_empty())
-                    .and_then(Lookahead::changes)
+                    .find(|d| !d.is_empty())?;
+                let kept = Split::first(next.len(), 2).kept(0);
+                Some(Lookahead::splices(Splices::all_but(&next, &kept)))
             };
             let mut after = Successor::new(r, &next);
             let applied = if pass == 0 {

@@ -259,9 +259,10 @@ impl<'a> Reducer<'a> {
         self.judge.set_call_limit(limit);
     }
 
-    /// Records that no shorter string over the result's bytes is interesting.
-    pub(crate) fn set_minimal(&mut self) {
-        self.minimal = true;
+    /// Records whether no shorter string over the result's bytes is interesting (as far as is
+    /// known: `false` when that was not searched).
+    pub(crate) fn set_minimal(&mut self, minimal: bool) {
+        self.minimal = minimal;
     }
 
     /// The granularity the last ddmin over `slot` (a level and a template) ended at; 2 at first.

@@ -13,6 +13,10 @@ pub struct Lexicon {
     pub reserved: Vec<&'static str>,
 }
 
+/// The namespace of names that are never renamed but count as taken: a new name is never one of
+/// them (a C file's free names, which its headers declare).
+pub const KEPT_NAMESPACE: u8 = u8::MAX;
+
 /// One rewritable piece of a document.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Token {
@@ -29,7 +33,7 @@ pub enum TokenKind {
     /// shortest name that occurs nowhere in the file: first the names bound somewhere in the
     /// file (`rename`), then those it only uses (`rename-free`: a builtin, a global, an imported
     /// module's function, which name something outside the file, so the test refuses most such
-    /// renamings; a format lists no token for a free name it never wants renamed).
+    /// renamings; a format puts a free name it never wants renamed in [`KEPT_NAMESPACE`]).
     Name {
         /// Names in different namespaces are renamed independently.
         namespace: u8,

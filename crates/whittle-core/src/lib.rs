@@ -46,7 +46,7 @@ pub use engine::{Options, Reducer};
 pub use error::ReduceError;
 pub use format::{Embedded, Format, ListMove, Slices, render_spliced_leaves, spliced_leaves};
 pub use journal::{JOURNAL_VERSION, Journal, JournalError, JournalSpec, content_hash};
-pub use lexicon::{Lexicon, Splices, Token, TokenKind, blank_runs};
+pub use lexicon::{KEPT_NAMESPACE, Lexicon, Splices, Token, TokenKind, blank_runs};
 pub use nest::Nested;
 pub use observe::{Gate, Observer, Started, Tested};
 pub use oracle::{

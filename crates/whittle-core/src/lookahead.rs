@@ -40,9 +40,6 @@ enum Step {
     Splices(Splices),
     /// The format's tidy rendering of the tree, tried once the algorithm has ended.
     Tidy(Vec<u8>),
-    /// Rewrites of the text applied as many at once as the test allows (`changes.rs`): all of
-    /// them, then ddmin's first split and the finer ones after it, should they fail.
-    Changes { changes: Vec<Splices>, split: Split },
 }
 
 impl Lookahead {
@@ -139,18 +136,6 @@ impl Lookahead {
         })
     }
 
-    /// The first steps of applying `changes` (none if there are none): all of them at once, then
-    /// ddmin over them.
-    pub(crate) fn changes(changes: Vec<Splices>) -> Option<Lookahead> {
-        (!changes.is_empty()).then(|| Lookahead {
-            step: Step::Changes {
-                split: Split::first(changes.len(), 2),
-                changes,
-            },
-            parsed: None,
-        })
-    }
-
     /// The step that tests one rewrite of the text.
     pub(crate) fn splices(s: Splices) -> Lookahead {
         Lookahead {
@@ -164,8 +149,6 @@ impl Lookahead {
             Step::Ddmin { split, .. } => split.chain_len(),
             Step::Scan { items } => items.len(),
             Step::Splices(_) | Step::Tidy(_) => 1,
-            Step::Changes { changes, split } if changes.len() >= 2 => 1 + split.chain_len(),
-            Step::Changes { .. } => 1,
         }
     }
 
@@ -183,17 +166,6 @@ impl Lookahead {
             }
             Step::Tidy(t) => {
                 out.extend_from_slice(t);
-                return true;
-            }
-            Step::Changes { changes, split } => {
-                let kept = match i {
-                    0 => Some(Vec::new()),
-                    _ if changes.len() < 2 => None,
-                    _ => split.chain_kept(i - 1),
-                };
-                let Some(kept) = kept else { return false };
-                r.format()
-                    .render_splices(doc, &Splices::all_but(changes, &kept), out);
                 return true;
             }
         };

@@ -2,7 +2,8 @@
 //! with (the test is about a malformed file, so the format's gate switched itself off): the
 //! shortest interesting prefix, then ddmin over the characters of the whole file, then over its
 //! bytes, within a budget of oracle calls; and, when the result is a few bytes long, every
-//! shorter string over its bytes, so that the report can say the result is minimal.
+//! shorter string over its bytes, so that the report can say the result is minimal, then the
+//! result with a run replaced by one of the format's delimiters that it lacks.
 
 use crate::below::units;
 use crate::ddmin::ddmin_by;
@@ -17,6 +18,10 @@ const MIN_BUDGET: u64 = 200;
 
 /// The largest number of strings the exhaustive search tries.
 const EXHAUSTIVE_LIMIT: usize = 400;
+
+/// The longest result whose runs are tried replaced by a delimiter: the search is for the last
+/// few bytes, and its shortest candidates are far shorter than a longer result could become.
+const REPLACE_MAX_LEN: usize = 16;
 
 pub(crate) fn byte_tail(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
     if r.gate_state() != Gate::SwitchedOff {
@@ -91,8 +96,9 @@ fn bytes_ddmin(r: &mut Reducer<'_>, chars: bool) -> Result<(), ReduceError> {
 /// Every string shorter than the best result over the bytes it contains, shortest first; the
 /// first interesting one is accepted and the search repeats from it. When the search ends
 /// without one, no shorter string over those bytes is interesting, and the reducer records the
-/// result as minimal. Then, or when there are too many such strings, the result with one of its
-/// runs replaced by one of the format's delimiters that it does not hold, shortest first
+/// result as minimal. Then, or when there are too many such strings, for a result of at most
+/// [`REPLACE_MAX_LEN`] bytes, the result with one of its runs replaced by one of the format's
+/// delimiters that it does not hold, shortest first
 /// ([`replacements`]): `<a b="&` holds no `>`, so no string over its bytes is `<a>&`.
 fn exhaustive(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
     loop {
@@ -115,6 +121,12 @@ fn exhaustive(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
             }
             None => false,
         };
+        // Minimal over its own bytes, whatever the search below finds in its budget (a win
+        // starts the loop again, which says it anew).
+        r.set_minimal(complete);
+        if best.len() > REPLACE_MAX_LEN {
+            return Ok(());
+        }
         // Only the delimiters the result lacks: a run replaced by one of its own bytes is a
         // string over its bytes, which the search above tried where it could.
         let mut missing: Vec<u8> = r
@@ -133,13 +145,11 @@ fn exhaustive(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
             |c, out| out.extend_from_slice(c),
         )?;
         match found {
-            Some(f) => r.accept(&f),
-            None => {
-                if complete {
-                    r.set_minimal();
-                }
-                return Ok(());
+            Some(f) => {
+                r.accept(&f);
+                r.set_minimal(false);
             }
+            None => return Ok(()),
         }
     }
 }

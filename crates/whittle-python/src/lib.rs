@@ -25,7 +25,7 @@ fn spec() -> Spec {
 }
 
 /// The moves below the tree for Python: names, string contents, numbers, blanks between tokens,
-/// and a small placeholder table (an expression by `0`, a block or a simple statement by `pass`).
+/// and a small placeholder table (an expression, a block or a simple statement by `0`).
 const LEX: LexSpec = LexSpec {
     names: &["identifier"],
     bindings: &[

@@ -3,7 +3,9 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
-use whittle_core::{Document, Lexicon, NodeId, Token, TokenKind, Tree, blank_runs, gap};
+use whittle_core::{
+    Document, KEPT_NAMESPACE, Lexicon, NodeId, Token, TokenKind, Tree, blank_runs, gap,
+};
 
 /// Which node kinds of a grammar are which kind of token.
 #[derive(Clone, Copy, Debug)]
@@ -68,8 +70,8 @@ pub fn lexicon(spec: &LexSpec, doc: &Document) -> Lexicon {
     lexicon
 }
 
-/// [`lexicon`] with a token for every name, also those [`keep_renamable_names`] drops: for a
-/// format that decides itself which names are bound, then drops the others.
+/// [`lexicon`] with every name in its namespace, also those [`keep_renamable_names`] keeps: for
+/// a format that decides itself which names are bound, then keeps the others.
 pub fn lexicon_with_free_names(spec: &LexSpec, doc: &Document) -> Lexicon {
     let tree = &doc.tree;
     let mut tokens = Vec::new();
@@ -159,19 +161,25 @@ pub fn lexicon_with_free_names(spec: &LexSpec, doc: &Document) -> Lexicon {
     }
 }
 
-/// Drops the name tokens of the names the file never binds where the spec keeps them out of the
-/// renaming: every one without [`LexSpec::rename_free`], the [`LexSpec::special`] ones with it.
-pub fn keep_renamable_names(spec: &LexSpec, src: &[u8], tokens: &mut Vec<Token>) {
+/// Puts the names the file never binds, where the spec keeps them out of the renaming (every
+/// one without [`LexSpec::rename_free`], the [`LexSpec::special`] ones with it), in
+/// [`KEPT_NAMESPACE`]: never renamed, and no new name is one of them.
+pub fn keep_renamable_names(spec: &LexSpec, src: &[u8], tokens: &mut [Token]) {
     let bound: std::collections::HashSet<&[u8]> = tokens
         .iter()
         .filter(|t| matches!(t.kind, TokenKind::Name { bound: true, .. }))
         .map(|t| &src[t.span.clone()])
         .collect();
-    tokens.retain(|t| {
+    for t in tokens {
         let name = &src[t.span.clone()];
-        let free = matches!(t.kind, TokenKind::Name { .. }) && !bound.contains(name);
-        !free || (spec.rename_free && !spec.special.iter().any(|s| s.as_bytes() == name))
-    });
+        let TokenKind::Name { namespace, .. } = &mut t.kind else {
+            continue;
+        };
+        let renamable = spec.rename_free && !spec.special.iter().any(|s| s.as_bytes() == name);
+        if !bound.contains(name) && !renamable {
+            *namespace = KEPT_NAMESPACE;
+        }
+    }
 }
 
 /// The line end and indentation between an indented block and its header's `:`, when the block

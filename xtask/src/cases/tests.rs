@@ -228,7 +228,7 @@ fn the_pdf_cases_run_pdfcop_at_j2_and_pdfjs_from_target_bench_tools() {
     assert_eq!(uglify2.spec(), "uglify-js2@npm:uglify-js@2.8.29");
     assert_eq!(
         uglify2.package_json(),
-        Path::new("target/bench-tools/npm/uglify-js2/node_modules/uglify-js2/package.json")
+        Path::new("target/bench-tools/npm/uglify2/node_modules/uglify-js2/package.json")
     );
     let oracle = small.oracle_sentence();
     assert!(

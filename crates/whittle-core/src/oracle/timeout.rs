@@ -60,7 +60,8 @@ pub struct Adaptive {
     /// The original input is tested again while fewer than this many runs were timed (5)…
     pub calibration_runs: usize,
     /// …and while they took less than this in all (1 s): a fast test is timed several times,
-    /// unless its runs are so fast that more of them cannot raise the limit above `floor`.
+    /// unless its runs are so fast that only a run [`FLOOR_MARGIN`] times slower than the
+    /// slowest so far would raise the limit above `floor`.
     pub calibration_time: Duration,
 }
 
@@ -271,12 +272,13 @@ impl Limiter {
         match self.policy {
             Timeout::Fixed(_) => false,
             Timeout::Adaptive(rule) => {
-                // Timing a fast original again only matters if it could move the limit off its
-                // floor: not when runs [`FLOOR_MARGIN`] times slower than the slowest so far
-                // would still leave it there (a test of 20 ms: 5 × 4 × 20 ms < 1 s).
+                // Timing a fast original again matters only if a run could move the limit off
+                // its floor, which one [`FLOOR_MARGIN`] times slower than the slowest so far
+                // would not (a test of 20 ms: 5 × 4 × 20 ms < 1 s).
                 let slowest = s.original.iter().map(|r| r.1).max().unwrap_or_default();
                 let at_floor = !s.original.is_empty()
-                    && slowest.mul_f64(rule.factor * FLOOR_MARGIN) <= rule.floor;
+                    && slowest.as_secs_f64() * rule.factor * FLOOR_MARGIN
+                        <= rule.floor.as_secs_f64();
                 s.original.len() < rule.calibration_runs
                     && s.original.iter().map(|r| r.1).sum::<Duration>() < rule.calibration_time
                     && !at_floor
