@@ -371,32 +371,11 @@ fn shrink_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceErr
     let mut contents: Vec<Range<usize>> = lex.tokens.iter().filter_map(content).collect();
     contents.sort_by_key(|c| std::cmp::Reverse((c.start, c.end)));
     contents.dedup();
-    // Each literal's characters, then the characters after its backslashes, as deletions.
-    let passes = |src: &[u8], c: &Range<usize>| -> [Vec<Splices>; 2] {
-        let units = units(&src[c.clone()], c.start, true);
-        let deletion = |u: Range<usize>| {
-            let mut s = Splices::default();
-            s.add(u, b"");
-            s
-        };
-        let after_backslash = units
-            .iter()
-            .take(units.len().saturating_sub(1))
-            .filter(|u| u.len() > 1 && src[u.start] == b'\\')
-            .map(|u| deletion(u.start + 1..u.end))
-            .collect();
-        let chars = if units.len() < 2 {
-            Vec::new()
-        } else {
-            units.into_iter().map(deletion).collect()
-        };
-        [chars, after_backslash]
-    };
     let mut changed = false;
     for (k, c) in contents.iter().enumerate() {
         let mut c = c.clone();
         for pass in 0..2 {
-            let changes = std::mem::take(&mut passes(r.tree().source(), &c)[pass]);
+            let changes = literal_deletions(r.tree().source(), &c, pass == 1);
             if changes.is_empty() {
                 continue;
             }
@@ -407,7 +386,7 @@ fn shrink_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceErr
                 // ddmin's first candidate over the next literal's characters.
                 let next = rest
                     .iter()
-                    .map(|c| std::mem::take(&mut passes(src, c)[0]))
+                    .map(|c| literal_deletions(src, c, false))
                     .find(|d| !d.is_empty())?;
                 let kept = Split::first(next.len(), 2).kept(0);
                 Some(Lookahead::splices(Splices::all_but(&next, &kept)))
@@ -444,6 +423,30 @@ fn shrink_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceErr
         }
     }
     Ok(changed)
+}
+
+/// The deletions of the characters of the literal content `c` (none if it has fewer than two),
+/// or, `after_backslash`, of the characters just after a backslash that another character
+/// follows.
+fn literal_deletions(src: &[u8], c: &Range<usize>, after_backslash: bool) -> Vec<Splices> {
+    let units = units(&src[c.clone()], c.start, true);
+    let deletion = |u: Range<usize>| {
+        let mut s = Splices::default();
+        s.add(u, b"");
+        s
+    };
+    if after_backslash {
+        units
+            .iter()
+            .take(units.len().saturating_sub(1))
+            .filter(|u| u.len() > 1 && src[u.start] == b'\\')
+            .map(|u| deletion(u.start + 1..u.end))
+            .collect()
+    } else if units.len() < 2 {
+        Vec::new()
+    } else {
+        units.into_iter().map(deletion).collect()
+    }
 }
 
 /// The characters of `bytes` (starting at `offset` in the source) as byte ranges: a UTF-8

@@ -7,6 +7,14 @@ use crate::{ClauseBody, JavaScript};
 use std::path::PathBuf;
 use whittle_core::{Document, Edit, Edits, Format, NodeId, SubstituteByChild, Template, Tree};
 
+/// `input` reduced by the default pipeline (`auto`) while `test` says it is interesting.
+fn auto(input: &[u8], test: &(dyn Fn(&[u8]) -> bool + Sync)) -> whittle_core::Reduced {
+    whittle_core::Reduction::new(&JavaScript, &test, input)
+        .algorithm(whittle_core::Algorithm::Auto)
+        .run()
+        .expect("runs")
+}
+
 fn fixtures() -> Vec<(PathBuf, Vec<u8>)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/javascript");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
@@ -767,10 +775,7 @@ fn auto_deletes_the_character_after_a_backslash_where_the_escape_goes_on() {
             bytes[i] == b'\\' && digits.iter().any(|&d| d != b'0')
         })
     };
-    let reduced = whittle_core::Reduction::new(&JavaScript, &test, b"var s = \"\\033[40m\";\n")
-        .algorithm(whittle_core::Algorithm::Auto)
-        .run()
-        .expect("runs");
+    let reduced = auto(b"var s = \"\\033[40m\";\n", &test);
     // The declaration goes too: the test reads only the bytes.
     assert_eq!(String::from_utf8(reduced.best).unwrap(), "\"\\3\"");
 }
@@ -784,14 +789,7 @@ fn auto_substitutes_a_statement_by_a_token_sequence_of_another_kind() {
         let text = String::from_utf8_lossy(bytes);
         text.contains("const") || text.contains('`')
     };
-    let reduced = whittle_core::Reduction::new(
-        &JavaScript,
-        &test,
-        b"const { x } = require(\"m\");\nvar y = 1;\n",
-    )
-    .algorithm(whittle_core::Algorithm::Auto)
-    .run()
-    .expect("runs");
+    let reduced = auto(b"const { x } = require(\"m\");\nvar y = 1;\n", &test);
     assert_eq!(String::from_utf8(reduced.best).unwrap(), "``");
     assert_eq!(
         reduced.report.stats.tests_by_move.get("substitute"),
@@ -805,9 +803,6 @@ fn auto_replaces_an_assignment_statement_by_its_right_hand_side() {
     // assignment's right-hand side in place of the assignment (the statement becomes an
     // expression statement of the string), and the string loses its other characters.
     let test = |bytes: &[u8]| bytes.windows(2).any(|w| w == b"\\0");
-    let reduced = whittle_core::Reduction::new(&JavaScript, &test, b"a = \"x\\0y\";\n")
-        .algorithm(whittle_core::Algorithm::Auto)
-        .run()
-        .expect("runs");
+    let reduced = auto(b"a = \"x\\0y\";\n", &test);
     assert_eq!(String::from_utf8(reduced.best).unwrap(), "\"\\0\"");
 }

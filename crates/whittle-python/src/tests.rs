@@ -7,6 +7,14 @@ use crate::{Python, SpliceBlock};
 use std::path::PathBuf;
 use whittle_core::{Document, Edit, Edits, Format, NodeId, SubstituteByChild, Template};
 
+/// `input` reduced by the default pipeline (`auto`) while `test` says it is interesting.
+fn auto(input: &[u8], test: &(dyn Fn(&[u8]) -> bool + Sync)) -> whittle_core::Reduced {
+    whittle_core::Reduction::new(&Python, &test, input)
+        .algorithm(whittle_core::Algorithm::Auto)
+        .run()
+        .expect("runs")
+}
+
 fn fixtures() -> Vec<(PathBuf, Vec<u8>)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/python");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
@@ -355,10 +363,7 @@ fn auto_shrinks_a_number_digit_by_digit_while_the_test_allows() {
             .any(|d| d.parse::<u64>().is_ok_and(|n| n >= 120));
         text.contains("print(") && big
     };
-    let reduced = whittle_core::Reduction::new(&Python, &test, b"x = 12345\nprint(x)\n")
-        .algorithm(whittle_core::Algorithm::Auto)
-        .run()
-        .expect("runs");
+    let reduced = auto(b"x = 12345\nprint(x)\n", &test);
     let text = String::from_utf8(reduced.best).unwrap();
     let digits: String = text.chars().filter(char::is_ascii_digit).collect();
     assert_eq!(digits, "123", "{text}");
@@ -413,11 +418,7 @@ fn auto_inlines_a_chain_of_temporaries() {
             .expect("python3 is needed by this test");
         out.status.success() && out.stdout == b"6\n"
     };
-    let reduced =
-        whittle_core::Reduction::new(&Python, &test, b"r = [[5, 6]]\nc = r[0]\nprint(c[1])\n")
-            .algorithm(whittle_core::Algorithm::Auto)
-            .run()
-            .expect("runs");
+    let reduced = auto(b"r = [[5, 6]]\nc = r[0]\nprint(c[1])\n", &test);
     let text = String::from_utf8(reduced.best).unwrap();
     assert_eq!(text, "print([[0,6]][0][1])");
     assert!(reduced.report.stats.tests_by_move["inline"] >= 2);
@@ -452,10 +453,7 @@ fn auto_renames_a_free_name_to_a_name_the_file_does_not_use() {
         let word = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase());
         word(var) && word(callee) && callee != var
     };
-    let reduced = whittle_core::Reduction::new(&Python, &test, b"a=1\nlen(a)\n")
-        .algorithm(whittle_core::Algorithm::Auto)
-        .run()
-        .expect("runs");
+    let reduced = auto(b"a=1\nlen(a)\n", &test);
     assert_eq!(String::from_utf8(reduced.best).unwrap(), "a=1\nb(a)\n");
     assert_eq!(
         reduced.report.stats.tests_by_move.get("rename-free"),
@@ -489,9 +487,6 @@ fn auto_writes_a_one_statement_body_on_its_header_line() {
         let text = String::from_utf8_lossy(bytes);
         text.starts_with("def f():") && text.contains("\nf()") && Python.gate(bytes)
     };
-    let reduced = whittle_core::Reduction::new(&Python, &test, b"def f():\n    return 1\nf()\n")
-        .algorithm(whittle_core::Algorithm::Auto)
-        .run()
-        .expect("runs");
+    let reduced = auto(b"def f():\n    return 1\nf()\n", &test);
     assert_eq!(String::from_utf8(reduced.best).unwrap(), "def f():0\nf()\n");
 }

@@ -37,7 +37,8 @@ pub struct LexSpec {
     pub not_uses: &'static [(&'static str, &'static str)],
     /// Node kinds and the smaller forms they may take, tried in order.
     pub placeholders: &'static [(&'static str, &'static [&'static str])],
-    /// Statement kinds that may become one of [`LexSpec::substitutes`].
+    /// Statement kinds that may become one of [`LexSpec::substitutes`], besides those in
+    /// [`LexSpec::compound`].
     pub statements: &'static [&'static str],
     /// The shortest token sequences of the language that stand for a statement (`0`, `a`, a
     /// string), tried in order in place of each statement ([`TokenKind::Substitute`]).
@@ -51,7 +52,8 @@ pub struct LexSpec {
     /// Kinds of indented blocks that may join their header's line (`def f():⏎ 0` as
     /// `def f():0`) when they hold one statement not of a kind in [`LexSpec::compound`].
     pub one_line_blocks: &'static [&'static str],
-    /// Statement kinds that cannot follow a header's `:` on its line.
+    /// Statement kinds that open a block of their own, so cannot follow a header's `:` on its
+    /// line; they may become one of [`LexSpec::substitutes`] too.
     pub compound: &'static [&'static str],
     /// Kinds inside which no blank is touched (string literals, whose blanks are content).
     pub verbatim: &'static [&'static str],
@@ -125,7 +127,8 @@ pub fn lexicon_with_free_names(spec: &LexSpec, doc: &Document) -> Lexicon {
                 kind: TokenKind::Alternatives(alternatives),
             });
         }
-        if spec.statements.contains(&kind) && !spec.substitutes.is_empty() {
+        let statement = spec.statements.contains(&kind) || spec.compound.contains(&kind);
+        if statement && !spec.substitutes.is_empty() {
             tokens.push(Token {
                 span: span.clone(),
                 kind: TokenKind::Substitute(spec.substitutes),

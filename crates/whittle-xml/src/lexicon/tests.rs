@@ -4,6 +4,14 @@
 use crate::Xml;
 use whittle_core::Format;
 
+/// `input` reduced by the default pipeline (`auto`) while `test` says it is interesting.
+fn auto(input: &[u8], test: &(dyn Fn(&[u8]) -> bool + Sync)) -> whittle_core::Reduced {
+    whittle_core::Reduction::new(&Xml, &test, input)
+        .algorithm(whittle_core::Algorithm::Auto)
+        .run()
+        .expect("runs")
+}
+
 #[test]
 fn the_lexicon_lists_names_values_text_comments_and_blanks_in_tags() {
     use whittle_core::TokenKind::{Literal, Name, Space};
@@ -63,10 +71,7 @@ fn auto_writes_an_element_without_content_as_an_empty_element_tag() {
         let text = String::from_utf8_lossy(bytes);
         text.contains("<a") && text.contains("<b>t</b>")
     };
-    let reduced = whittle_core::Reduction::new(&Xml, &test, b"<r><a></a><b>t</b></r>")
-        .algorithm(whittle_core::Algorithm::Auto)
-        .run()
-        .expect("runs");
+    let reduced = auto(b"<r><a></a><b>t</b></r>", &test);
     assert_eq!(
         String::from_utf8(reduced.best).unwrap(),
         "<r><a/><b>t</b></r>"
@@ -173,10 +178,7 @@ fn auto_keeps_a_resolvable_public_id_with_a_one_character_system_id() {
     };
     let src = "<!DOCTYPE r PUBLIC \"-//P//EN\"\n  \"http://example.org/dtds/x.dtd\" [\n]>\n<r/>\n";
     // The empty internal subset goes too.
-    let reduced = whittle_core::Reduction::new(&Xml, &test, src.as_bytes())
-        .algorithm(whittle_core::Algorithm::Auto)
-        .run()
-        .expect("runs");
+    let reduced = auto(src.as_bytes(), &test);
     assert_eq!(
         String::from_utf8(reduced.best).unwrap(),
         "<!DOCTYPE r PUBLIC \"-//P//EN\" \"a\"><r/>"
