@@ -15,6 +15,7 @@
 //!
 //! - `decl-with-uses` (`with_uses.rs`): a declaration deleted together with everything that
 //!   depends on it.
+//! - `namespace-erase` (`flatten.rs`): a C++ namespace's declarations taken out of it.
 //!
 //! `names.rs` says what a declaration declares and where a name is used.
 
@@ -25,7 +26,7 @@ use std::ops::Range;
 use whittle_core::{Document, ListMove, NodeId, Splices, Tree};
 
 /// The declaration moves, in the order the default pipeline runs them.
-pub(crate) const MOVES: [ListMove; 4] = [
+pub(crate) const MOVES: [ListMove; 5] = [
     // Unused declarations first: a body made a prototype is a test wasted on a function that
     // nothing calls.
     ListMove {
@@ -49,6 +50,13 @@ pub(crate) const MOVES: [ListMove; 4] = [
     ListMove {
         name: "decl-with-uses",
         changes: crate::with_uses::declarations_with_uses,
+        after_tree: true,
+    },
+    // Once the tree moves have emptied what they can: a namespace that still holds something
+    // the test needs loses its head and braces (C++; C has no namespace).
+    ListMove {
+        name: "namespace-erase",
+        changes: crate::flatten::erased_namespaces,
         after_tree: true,
     },
 ];

@@ -7,6 +7,7 @@
 //! with every statement that names it. See `docs/c.md`.
 
 mod decls;
+mod flatten;
 mod lex;
 mod names;
 mod scope;
@@ -14,7 +15,7 @@ mod slices;
 mod with_uses;
 
 use whittle_core::{Document, Edits, Format, Lexicon, ListMove, ParseError, Slices, TokenKind};
-use whittle_treesitter::{LexSpec, Spec};
+use whittle_treesitter::{LexSpec, Optional, Spec};
 
 /// One language of the C family: its grammar, names and tables.
 #[derive(Clone, Copy)]
@@ -88,6 +89,12 @@ impl CFamily {
                 "literal_suffix",
             ],
             asi: None,
+            // GNU attributes where tree-sitter-cpp cannot read them (a namespace head, between
+            // a declarator and its `=`): the file is read without them, each an opaque leaf.
+            optional: Some(Optional {
+                find: whittle_treesitter::gnu_attributes,
+                label: "attribute_specifier",
+            }),
         }
     }
 }

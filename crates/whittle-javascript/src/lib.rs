@@ -66,6 +66,7 @@ fn spec() -> Spec {
             continues: b"([`/+-*",
             ends: b";:",
         }),
+        optional: None,
     }
 }
 

@@ -21,6 +21,7 @@ fn spec() -> Spec {
         block: Some("block"),
         tokens: &[],
         asi: None,
+        optional: None,
     }
 }
 

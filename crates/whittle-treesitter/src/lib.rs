@@ -12,9 +12,11 @@
 //! the template. See `docs/adding-a-language.md`.
 
 mod lexicon;
+mod mask;
 mod render;
 
 pub use lexicon::{LexSpec, keep_renamable_names, lexicon, lexicon_with_free_names};
+pub use mask::{Optional, gnu_attributes};
 pub use render::{Asi, render, tidy};
 
 use whittle_core::{Diagnostic, Document, ParseError, TreeBuilder};
@@ -41,6 +43,9 @@ pub struct Spec {
     pub tokens: &'static [&'static str],
     /// Automatic semicolon insertion (JavaScript): see [`Asi`]. `None` for other languages.
     pub asi: Option<Asi>,
+    /// Spans the file can do without where the grammar fails on them (C's GNU attributes): see
+    /// [`Optional`]. `None`: the file is parsed as it is.
+    pub optional: Option<Optional>,
 }
 
 /// What [`render`] needs besides the tree: the spans whose lines must not be re-indented.
@@ -93,10 +98,20 @@ pub fn parse_counting(spec: &Spec, input: &[u8]) -> Result<(Document, usize), Pa
             offset: 0,
             message: format!("the grammar cannot be loaded: {e}"),
         })?;
-    let ts = parser.parse(input, None).ok_or_else(|| ParseError {
+    let gave_up = || ParseError {
         offset: 0,
         message: "tree-sitter gave up on this input".to_string(),
-    })?;
+    };
+    let mut ts = parser.parse(input, None).ok_or_else(gave_up)?;
+    let mut pending = mask::Pending::new(Vec::new());
+    if let Some((spans, text)) = mask::blank_optional(spec, input, &ts) {
+        let without = parser.parse(&text, None).ok_or_else(gave_up)?;
+        if defects(without.root_node()) < defects(ts.root_node()) {
+            ts = without;
+            pending = mask::Pending::new(spans);
+        }
+    }
+    let optional_label = spec.optional.map_or(ERROR_LABEL, |o| o.label);
     let root = ts.root_node();
     let mut b = TreeBuilder::new(input.to_vec(), root.kind());
     let mut diagnostics = Vec::new();
@@ -126,6 +141,7 @@ pub fn parse_counting(spec: &Spec, input: &[u8]) -> Result<(Document, usize), Pa
             let fits = start >= last_end && end <= parent_end && start < end;
             let mut opened = false;
             if is_node(spec, &node) && fits {
+                pending.add(&mut b, &mut open, start, optional_label);
                 let edge = cursor.field_name().unwrap_or(UNNAMED_EDGE);
                 if let Some(last) = open.last_mut() {
                     last.1 = end;
@@ -156,6 +172,7 @@ pub fn parse_counting(spec: &Spec, input: &[u8]) -> Result<(Document, usize), Pa
                 continue;
             }
             if opened {
+                pending.add(&mut b, &mut open, end, optional_label);
                 open.pop();
                 b.close(end);
             }
@@ -167,17 +184,21 @@ pub fn parse_counting(spec: &Spec, input: &[u8]) -> Result<(Document, usize), Pa
                 break;
             }
             if entered.pop() == Some(true) {
+                let end = cursor.node().end_byte();
+                pending.add(&mut b, &mut open, end, optional_label);
                 open.pop();
-                b.close(cursor.node().end_byte());
+                b.close(end);
             }
         }
     }
     while let Some(was_open) = entered.pop() {
         if was_open {
+            pending.add(&mut b, &mut open, input.len(), optional_label);
             open.pop();
             b.close(input.len());
         }
     }
+    pending.add(&mut b, &mut open, input.len(), optional_label);
     let tree = b.finish()?;
     let doc = Document {
         tree,

@@ -10,6 +10,7 @@ fn python() -> Spec {
         block: Some("block"),
         tokens: &[],
         asi: None,
+        optional: None,
     }
 }
 
@@ -270,6 +271,7 @@ fn javascript() -> Spec {
             continues: b"([",
             ends: b";",
         }),
+        optional: None,
     }
 }
 

@@ -232,19 +232,19 @@ fn unused_declarations_are_listed_outermost_first() {
         all_of(&C, "unused-decl", src),
         "enum E { A };\nint main(void) { return A; }\n"
     );
-    // tree-sitter-cpp's reading of `do {…} while (false);` after an attribute it does not
-    // know (as in libstdc++'s atomic_base.h): a function `do` and a prototype of `while`,
-    // which are not listed.
+    // libstdc++'s atomic_base.h: an attribute between a declarator and its `=`, which
+    // tree-sitter-cpp cannot place, is left out of its parse, so the method reads as it is
+    // (before, as a declaration with an error, then a function `do` and a prototype of
+    // `while`), and nothing calls it.
     let src = "struct S {\n  void clear(int m) noexcept\n  {\n    int b __attribute__ ((__unused__))\n = m & 3;\n    do { g(); } while (false);\n    h(m);\n  }\n};\nS s;\n";
+    // (`s` is unused too.)
+    assert_eq!(all_of(&CPP, "unused-decl", src), "struct S {\n  \n};\n\n");
+    // A declaration tree-sitter misread (a word it does not know between the declarator and
+    // its `=`: it reads `q` as the declared name) is not listed.
+    let src = "void f() {\n  int b alignas(4) = q;\n}\nint main() { f(); }\n";
     let doc = CPP.parse(src.as_bytes()).unwrap();
-    assert!(
-        doc.tree.nodes().any(|n| doc.tree.text(n) == b"while"),
-        "misread as a name"
-    );
-    assert!(all_of(&CPP, "unused-decl", src).contains(" do { g(); } while (false);\n"));
-    // The method `clear` that tree-sitter reads as a declaration whose initializer is an error
-    // (its end is a guess) is not listed either, though nothing calls it.
-    assert!(all_of(&CPP, "unused-decl", src).contains("void clear(int m) noexcept"));
+    assert!(doc.tree.nodes().any(|n| doc.tree.label(n) == "ERROR"));
+    assert_eq!(list(&CPP, "unused-decl", src), Vec::<String>::new());
     // A friend declaration only grants access: it stays, also in a template.
     let src = "class E {\n  template<typename T> friend E f(T);\n  friend void g(E);\n  void h();\npublic:\n  E();\n};\nvoid g(E) {}\nint main() { E e; g(e); }\n";
     assert_eq!(
@@ -337,6 +337,7 @@ fn namespaces_are_emptied_one_declaration_at_a_time_and_extern_goes_with_its_dec
     );
 }
 
+mod cxx;
 mod scope;
 
 #[test]
