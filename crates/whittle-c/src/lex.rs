@@ -98,8 +98,46 @@ const RESERVED: &[&str] = &[
     "do", "if", "or", "and", "asm", "for", "int", "new", "not", "try", "xor",
 ];
 
+/// Whether the line break at `at` may go: not at the end or the start of a preprocessor line
+/// (a directive ends at its line break, and starts a line; its lines continued by a `\` are
+/// one line), nor after a line comment or a `\` (a `//` anywhere on the line before, even in a
+/// string, keeps it: the test is by the bytes).
+fn line_break_may_go(src: &[u8], at: usize) -> bool {
+    let line_start = |end: usize| {
+        src[..end]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1)
+    };
+    let mut start = line_start(at);
+    while start >= 2 && src[start - 2] == b'\\' {
+        start = line_start(start - 1);
+    }
+    let before = &src[start..at];
+    let after = &src[at + 1..];
+    let after = &after[..after
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap_or(after.len())];
+    let starts_directive = |line: &[u8]| line.trim_ascii_start().starts_with(b"#");
+    !starts_directive(before)
+        && !starts_directive(after)
+        && !before.windows(2).any(|w| w == b"//")
+        && !before.trim_ascii_end().ends_with(b"\\")
+}
+
 fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
+}
+
+/// Whether a blank touches a line continuation (`\` and a line break): those lines are one,
+/// so `#define N \⏎  2` without its blanks would be `#define N2`.
+pub(crate) fn touches_continuation(src: &[u8], span: &std::ops::Range<usize>) -> bool {
+    let after = &src[span.end..];
+    after.starts_with(b"\\\n")
+        || after.starts_with(b"\\\r\n")
+        || src[..span.start].ends_with(b"\\\n")
+        || src[..span.start].ends_with(b"\\\r\n")
 }
 
 /// The tokens of both languages: the kinds only C++ has (`namespace_identifier`, raw strings)
@@ -138,5 +176,6 @@ pub(crate) const LEX: LexSpec = LexSpec {
     ],
     reserved: RESERVED,
     keep_indentation: false,
+    joinable: Some(line_break_may_go),
     is_word,
 };

@@ -143,8 +143,10 @@ impl Format for CFamily {
         let mut lexicon = whittle_treesitter::lexicon_with_free_names(self.lex, doc);
         let tree = &doc.tree;
         let src = tree.source();
-        lexicon.tokens.retain(|t| {
-            !matches!(t.kind, TokenKind::Name { .. }) || &src[t.span.clone()] != b"main"
+        lexicon.tokens.retain(|t| match t.kind {
+            TokenKind::Name { .. } => &src[t.span.clone()] != b"main",
+            TokenKind::Space { .. } => !lex::touches_continuation(src, &t.span),
+            _ => true,
         });
         let self_contained = !tree.nodes().any(|n| tree.label(n) == "preproc_include");
         if self_contained {

@@ -195,6 +195,7 @@ const LEX: LexSpec = LexSpec {
     verbatim: &["string", "template_string", "regex"],
     reserved: &["do", "if", "in"],
     keep_indentation: false,
+    joinable: None,
     is_word,
 };
 

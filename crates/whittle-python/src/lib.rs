@@ -140,6 +140,7 @@ const LEX: LexSpec = LexSpec {
     verbatim: &["string", "concatenated_string"],
     reserved: &["as", "if", "in", "is", "or"],
     keep_indentation: true,
+    joinable: None,
     is_word,
 };
 

@@ -61,6 +61,9 @@ pub struct LexSpec {
     pub reserved: &'static [&'static str],
     /// Whether indentation is syntax (Python): then blanks at the start of a line stay.
     pub keep_indentation: bool,
+    /// Whether the line break at an offset of the source may go, with the blanks around it
+    /// (C, outside preprocessor lines); `None`: line breaks stay (they may end a statement).
+    pub joinable: Option<fn(&[u8], usize) -> bool>,
     /// Bytes that form words, between which one blank must stay.
     pub is_word: fn(u8) -> bool,
 }
@@ -152,16 +155,58 @@ pub fn lexicon_with_free_names(spec: &LexSpec, doc: &Document) -> Lexicon {
         }
     }
     tokens.extend(definitions(spec, tree));
-    tokens.extend(blank_runs(
-        tree.source(),
-        gaps,
-        spec.is_word,
-        spec.keep_indentation,
-    ));
+    let src = tree.source();
+    let gaps = match spec.joinable {
+        Some(joinable) => joined_lines(src, gaps, spec.is_word, joinable, &mut tokens),
+        None => gaps,
+    };
+    tokens.extend(blank_runs(src, gaps, spec.is_word, spec.keep_indentation));
     Lexicon {
         tokens,
         reserved: spec.reserved.to_vec(),
     }
+}
+
+/// The runs of white space with line breaks in `gaps` that may all go ([`LexSpec::joinable`]),
+/// as blanks (one space where two words would join) pushed to `tokens`; returns the rest of the
+/// gaps, whose blanks within lines [`blank_runs`] lists.
+fn joined_lines(
+    src: &[u8],
+    gaps: Vec<Range<usize>>,
+    is_word: fn(u8) -> bool,
+    joinable: fn(&[u8], usize) -> bool,
+    tokens: &mut Vec<Token>,
+) -> Vec<Range<usize>> {
+    let mut rest = Vec::new();
+    for gap in gaps {
+        let mut from = gap.start;
+        let mut i = gap.start;
+        while i < gap.end {
+            if !src[i].is_ascii_whitespace() {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < gap.end && src[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            let mut breaks = (start..i).filter(|&k| src[k] == b'\n').peekable();
+            if breaks.peek().is_none() || !breaks.all(|k| joinable(src, k)) {
+                continue;
+            }
+            let joins = start > 0 && i < src.len() && is_word(src[start - 1]) && is_word(src[i]);
+            tokens.push(Token {
+                span: start..i,
+                kind: TokenKind::Space {
+                    min: if joins { " " } else { "" },
+                },
+            });
+            rest.push(from..start);
+            from = i;
+        }
+        rest.push(from..gap.end);
+    }
+    rest
 }
 
 /// Puts the names the file never binds, where the spec keeps them out of the renaming (every

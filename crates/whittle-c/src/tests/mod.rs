@@ -434,3 +434,31 @@ fn the_slice_cuts_the_file_into_declarations_that_need_what_they_name() {
         ]
     );
 }
+
+/// `src` with every blank of the lexicon at its smallest.
+fn blanks_at_their_least(format: &CFamily, src: &str) -> String {
+    let doc = format.parse(src.as_bytes()).expect("parses");
+    let lex = format.lexicon(&doc).expect("a lexicon");
+    let mut s = Splices::default();
+    for t in &lex.tokens {
+        if let TokenKind::Space { min } = t.kind {
+            assert!(s.add(t.span.clone(), min.as_bytes()), "overlapping blanks");
+        }
+    }
+    let mut out = Vec::new();
+    s.render(src.as_bytes(), &mut out);
+    String::from_utf8(out).expect("utf-8")
+}
+
+#[test]
+fn line_breaks_go_but_around_preprocessor_lines_and_after_line_comments() {
+    let src = "#include <a.h>\n#define N \\\n  2\nint\nf(void)\n{\n  return N; // x\n  /* y */\n}\n\n#if 1\nint g;\n#endif\n";
+    assert_eq!(
+        blanks_at_their_least(&C, src),
+        // A line break between two words becomes a space; the ones that end a directive (its
+        // continued lines with it), that a directive starts after, or that end a line comment
+        // stay, and so do the blanks around a `\` that continues a line (`#define N2`
+        // otherwise). The blank line before `#if` is `tidy`'s.
+        "#include<a.h>\n#define N \\\n  2\nint f(void){return N;// x\n/* y */}\n\n#if 1\nint g;\n#endif\n"
+    );
+}

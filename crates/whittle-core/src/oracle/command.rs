@@ -88,16 +88,17 @@ impl CommandOracle {
         cancel: &dyn Fn() -> bool,
         capture: bool,
     ) -> Result<Run, OracleError> {
+        let empty = fs::metadata(path).is_ok_and(|m| m.len() == 0);
         let run = run_shell(
             &self.command_line(path),
             cwd,
             &[],
-            self.limiter.limit(),
+            self.limiter.limit(empty),
             cancel,
             capture,
             self.guard.as_ref(),
         )?;
-        self.limiter.record(run.verdict, run.elapsed);
+        self.limiter.record(run.verdict, run.elapsed, empty);
         Ok(run)
     }
 
@@ -138,7 +139,7 @@ impl Oracle for CommandOracle {
                 &self.command_line(&path),
                 dir.path(),
                 &[],
-                self.limiter.limit(),
+                self.limiter.limit(false),
                 &|| false,
                 false,
                 self.guard.as_ref(),

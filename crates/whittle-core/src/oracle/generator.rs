@@ -180,10 +180,11 @@ impl GeneratorOracle {
             ("PYTHONHASHSEED", std::ffi::OsStr::new("0")),
         ];
         let line = self.command_line(&trace_path, &out);
-        let limit = self.limiter.limit();
+        let limit = self.limiter.limit(trace.is_empty());
         let guard = self.guard.as_ref();
         let run = run_shell(&line, &self.cwd, &env, limit, cancel, capture, guard)?;
-        self.limiter.record(run.verdict, run.elapsed);
+        self.limiter
+            .record(run.verdict, run.elapsed, trace.is_empty());
         let mut stats = self.stats.lock().unwrap_or_else(|e| e.into_inner());
         if run.verdict != Verdict::Cancelled {
             stats.generator_runs += 1;

@@ -227,20 +227,27 @@ impl Limiter {
         self.limit_of(&self.lock())
     }
 
-    /// The limit for a test that starts now.
-    pub(crate) fn limit(&self) -> Duration {
+    /// The limit for a test that starts now, of an `empty` candidate or not. Until the original
+    /// input's run has ended, a test of a candidate that is not empty is the original's (the
+    /// engine tests the input before anything but the empty file, beside it at `-j 2` and
+    /// more): it gets the first limit, however fast the empty file's run ended before it started
+    /// (a 1.1 MB C++ file compiled in 0.6 s, killed at the 1 s floor on a loaded machine).
+    pub(crate) fn limit(&self, empty: bool) -> Duration {
         let mut s = self.lock();
-        let limit = self.limit_of(&s);
+        let limit = match self.policy {
+            Timeout::Adaptive(rule) if !empty && !s.seen_any => rule.first,
+            _ => self.limit_of(&s),
+        };
         s.min = Some(s.min.map_or(limit, |m| m.min(limit)));
         s.max = Some(s.max.map_or(limit, |m| m.max(limit)));
         limit
     }
 
-    /// Records how a test ended and how long it took. The first test an oracle runs in a
-    /// reduction is the original input's.
-    pub(crate) fn record(&self, verdict: Verdict, elapsed: Duration) {
+    /// Records how a test of an `empty` candidate or not ended and how long it took. The first
+    /// test of a candidate that is not empty is the original input's.
+    pub(crate) fn record(&self, verdict: Verdict, elapsed: Duration, empty: bool) {
         let mut s = self.lock();
-        if verdict != Verdict::Cancelled && !s.seen_any {
+        if verdict != Verdict::Cancelled && !s.seen_any && !empty {
             s.seen_any = true;
             s.original.push((verdict, elapsed));
         }

@@ -87,6 +87,28 @@ fn the_adaptive_limit_follows_the_tests_down_and_rises_when_they_time_out() {
 }
 
 #[test]
+fn the_empty_files_quick_run_does_not_shorten_the_originals_limit() {
+    // At `-j 2` the engine tests the empty file beside the input. When the empty file's run ends
+    // first (here: it is all that ran), the input's run still gets the first limit: a 0.6 s
+    // compile must not be killed at a 1 s floor set by a 10 ms one on a loaded machine.
+    let o = sleeper(Timeout::Adaptive(Adaptive {
+        floor: ms(50),
+        ..Adaptive::default()
+    }));
+    assert_eq!(o.test(b"", &|| false).unwrap(), Verdict::Boring);
+    assert!(o.current_limit() < ms(1000), "{:?}", o.current_limit());
+    // 0.3 s, six times the floor the empty run left.
+    assert_eq!(o.test(b"0.3!", &|| false).unwrap(), Verdict::Interesting);
+    // The input's run is the original's, not the empty file's.
+    let runs = o.original_runs();
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    assert_eq!(runs[0].0, Verdict::Interesting);
+    assert!(runs[0].1 >= ms(300), "{runs:?}");
+    // Then the next candidate's limit comes from the tests' times again.
+    assert!(o.current_limit() < Adaptive::default().first);
+}
+
+#[test]
 fn a_reduction_times_the_original_until_more_runs_cannot_move_the_limit() {
     let grep = |timeout| CommandOracle::new("grep -q k {}", Path::new("t.toy"), timeout);
     let o = grep(Timeout::Adaptive(Adaptive::default()));
