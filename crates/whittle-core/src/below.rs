@@ -57,15 +57,12 @@ const MOVES: [(&str, Move); COUNT] = [
     ("number", Move::Changes(numbers_to_zero)),
     ("number", Move::Changes(numbers_to_one)),
     ("number", Move::Changes(numbers_shorter)),
-    (SPACE, Move::Changes(spaces)),
+    ("space", Move::Changes(spaces)),
     ("literal-chars", Move::Own(shrink_literals)),
     // The last moves ([`LAST`]), once the others have nothing left to do.
     ("substitute", Move::Greedy(substitutes)),
     ("rename-free", Move::Changes(free_renamings)),
 ];
-
-/// The move that takes blanks between tokens.
-const SPACE: &str = "space";
 
 /// How many of [`MOVES`], at its end, run only at the pipeline's fixpoint ([`reduce_last`]).
 const LAST: usize = 2;
@@ -115,10 +112,9 @@ type MoveSet = [bool; COUNT];
 /// possible, a number loses one digit per round), until a round changes nothing. A move that
 /// found nothing is not tried again until the tree moves have run: on the same text it would
 /// find nothing again, and some cost hundreds of tests (the renamings a coverage test refuses).
-/// Returns whether any move but `space` changed something; then `auto` runs the tree moves
-/// again, since a test may find a tree edit interesting now that it was not before (the text
-/// changed under it), and the result is to be 1-minimal for the tree moves too, as far as
-/// anything but blanks can tell.
+/// Returns whether any move changed something; then `auto` runs the tree moves again, since a
+/// test may find a tree edit interesting now that it was not before (the text changed under
+/// it), and the result is to be 1-minimal for the tree moves too.
 pub(crate) fn reduce_below(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
     let mut active = [true; COUNT];
     active[COUNT - LAST..].fill(false);
@@ -128,14 +124,7 @@ pub(crate) fn reduce_below(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
         if !changed.contains(&true) {
             return Ok(changed_any);
         }
-        // Blanks between tokens (and C's line breaks) carry nothing a tree edit depends on:
-        // a round in which only they went does not send `auto` back to the tree moves, which
-        // would test again, on the text without them, every edit refused with them: a test
-        // per node at least, for no byte (C's line breaks go once, at the end).
-        changed_any |= MOVES
-            .iter()
-            .zip(changed)
-            .any(|(&(name, _), c)| c && name != SPACE);
+        changed_any = true;
         active = changed;
     }
 }
