@@ -109,8 +109,13 @@ fn line_break_may_go(src: &[u8], at: usize) -> bool {
             .rposition(|&b| b == b'\n')
             .map_or(0, |i| i + 1)
     };
+    // The line before a line start continues into it if it ends with a `\` (before a `\r`).
+    let continued = |start: usize| {
+        let line = &src[..start.saturating_sub(1)];
+        line.strip_suffix(b"\r").unwrap_or(line).ends_with(b"\\")
+    };
     let mut start = line_start(at);
-    while start >= 2 && src[start - 2] == b'\\' {
+    while start > 0 && continued(start) {
         start = line_start(start - 1);
     }
     let before = &src[start..at];

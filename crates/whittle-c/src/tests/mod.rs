@@ -461,4 +461,9 @@ fn line_breaks_go_but_around_preprocessor_lines_and_after_line_comments() {
         // otherwise). The blank line before `#if` is `tidy`'s.
         "#include<a.h>\n#define N \\\n  2\nint f(void){return N;// x\n/* y */}\n\n#if 1\nint g;\n#endif\n"
     );
+    // The same with CRLF line ends.
+    assert_eq!(
+        blanks_at_their_least(&C, "#define M \\\r\n  3\r\nint\r\ny;\r\n"),
+        "#define M \\\r\n  3\r\nint y;"
+    );
 }
