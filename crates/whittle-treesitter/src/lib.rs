@@ -103,10 +103,14 @@ pub fn parse_counting(spec: &Spec, input: &[u8]) -> Result<(Document, usize), Pa
         message: "tree-sitter gave up on this input".to_string(),
     };
     let mut ts = parser.parse(input, None).ok_or_else(gave_up)?;
+    let found = defects(ts.root_node());
+    let mut count = found.len();
     let mut pending = mask::Pending::new(Vec::new());
-    if let Some((spans, text)) = mask::blank_optional(spec, input, &ts) {
+    if let Some((spans, text)) = mask::blank_optional(spec, input, &found) {
         let without = parser.parse(&text, None).ok_or_else(gave_up)?;
-        if defects(without.root_node()) < defects(ts.root_node()) {
+        let fewer = defects(without.root_node()).len();
+        if fewer < count {
+            count = fewer;
             ts = without;
             pending = mask::Pending::new(spans);
         }
@@ -205,22 +209,24 @@ pub fn parse_counting(spec: &Spec, input: &[u8]) -> Result<(Document, usize), Pa
         diagnostics,
         extra: Some(Box::new(Extra { protected })),
     };
-    Ok((doc, defects(root)))
+    Ok((doc, count))
 }
 
-/// The `ERROR` nodes and `MISSING` tokens below `root`, visiting only subtrees that have one.
-fn defects(root: tree_sitter::Node<'_>) -> usize {
+/// The `ERROR` nodes (the outermost: an error node counts once, whatever it holds) and
+/// `MISSING` tokens below `root`, in file order, visiting only subtrees that have one.
+fn defects(root: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
+    let mut out = Vec::new();
     if !root.has_error() {
-        return 0;
+        return out;
     }
-    let mut n = 0;
     let mut cursor = root.walk();
     let mut descend = true;
     loop {
         let node = cursor.node();
         if descend {
-            n += usize::from(node.is_error() || node.is_missing());
-            // An error node counts once, whatever it holds.
+            if node.is_error() || node.is_missing() {
+                out.push(node);
+            }
             if !node.is_error() && node.has_error() && cursor.goto_first_child() {
                 continue;
             }
@@ -230,7 +236,7 @@ fn defects(root: tree_sitter::Node<'_>) -> usize {
             continue;
         }
         if !cursor.goto_parent() {
-            return n;
+            return out;
         }
         descend = false;
     }

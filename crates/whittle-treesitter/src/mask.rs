@@ -23,18 +23,22 @@ pub struct Optional {
     pub label: &'static str,
 }
 
-/// The spans of `input` that [`Spec::optional`] finds inside an `ERROR` node of `tree`, and the
-/// input with them blanked; `None` if there are none.
+/// The spans of `input` that [`Spec::optional`] finds inside one of the `ERROR` nodes among
+/// `defects` (in file order), and the input with them blanked; `None` if there are none.
 pub(crate) fn blank_optional(
     spec: &Spec,
     input: &[u8],
-    tree: &tree_sitter::Tree,
+    defects: &[tree_sitter::Node<'_>],
 ) -> Option<(Vec<Range<usize>>, Vec<u8>)> {
     let find = spec.optional?.find;
-    if !tree.root_node().has_error() {
+    let errors: Vec<Range<usize>> = defects
+        .iter()
+        .filter(|n| n.is_error())
+        .map(|n| n.start_byte()..n.end_byte())
+        .collect();
+    if errors.is_empty() {
         return None;
     }
-    let errors = error_spans(tree.root_node());
     let spans: Vec<Range<usize>> = find(input)
         .into_iter()
         .filter(|s| {
@@ -54,31 +58,6 @@ pub(crate) fn blank_optional(
         }
     }
     Some((spans, text))
-}
-
-/// The byte ranges of the outermost `ERROR` nodes below `root`, in file order.
-fn error_spans(root: tree_sitter::Node<'_>) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    let mut cursor = root.walk();
-    let mut descend = true;
-    loop {
-        let node = cursor.node();
-        if descend {
-            if node.is_error() {
-                out.push(node.start_byte()..node.end_byte());
-            } else if node.has_error() && cursor.goto_first_child() {
-                continue;
-            }
-        }
-        if cursor.goto_next_sibling() {
-            descend = true;
-            continue;
-        }
-        if !cursor.goto_parent() {
-            return out;
-        }
-        descend = false;
-    }
 }
 
 /// The blanked spans not yet added to the tree, in file order.

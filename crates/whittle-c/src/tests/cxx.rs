@@ -2,13 +2,16 @@
 //! namespaces taken apart.
 
 use super::*;
+use whittle_core::NodeId;
 
-/// The labels and texts of the node at each path of child indices.
+/// The node at a path of child indices from the root.
+fn node_at(tree: &Tree, path: &[usize]) -> NodeId {
+    path.iter().fold(tree.root(), |n, &i| tree.children(n)[i])
+}
+
+/// The label and text of the node at a path of child indices.
 fn at(tree: &Tree, path: &[usize]) -> (String, String) {
-    let mut n = tree.root();
-    for &i in path {
-        n = tree.children(n)[i];
-    }
+    let n = node_at(tree, path);
     (
         tree.label(n).to_string(),
         String::from_utf8_lossy(tree.text(n)).into_owned(),
@@ -40,11 +43,7 @@ fn an_attribute_the_grammar_cannot_place_is_left_out_of_the_parse_and_kept_as_a_
     );
     // Deleting the leaf deletes the attribute, and nothing else.
     let mut edits = Edits::new();
-    let mut n = tree.root();
-    for i in [0, 1] {
-        n = tree.children(n)[i];
-    }
-    edits.set(n, Edit::Delete);
+    edits.set(node_at(tree, &[0, 1]), Edit::Delete);
     let mut out = Vec::new();
     CPP.render(&doc, &edits, &mut out);
     assert_eq!(

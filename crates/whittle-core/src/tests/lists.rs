@@ -2,27 +2,32 @@
 //! after one changed something.
 
 use super::toy::Toy;
-use crate::{Algorithm, Document, Format, ListMove, ParseError, Reduced, Reduction, Splices};
+use crate::{
+    Algorithm, Document, Format, ListMove, NodeId, ParseError, Reduced, Reduction, Splices,
+};
 use std::sync::Mutex;
 
-/// The toy format with three list moves, each deleting top-level nodes of one label.
+/// The toy format with the list moves given.
 #[derive(Debug)]
-struct Listed;
+struct Listed(&'static [ListMove]);
+
+/// The rewrite deleting node `n`.
+fn delete(doc: &Document, n: NodeId) -> Splices {
+    let mut s = Splices::default();
+    s.add(doc.tree.span(n), b"");
+    s
+}
 
 /// One rewrite per top-level node labelled `label`, deleting it.
 fn deleting(doc: &Document, label: &str) -> Vec<Splices> {
     let tree = &doc.tree;
-    let mut out = Vec::new();
-    for &n in tree.children(tree.root()) {
-        if tree.label(n) == label {
-            let mut s = Splices::default();
-            s.add(tree.span(n), b"");
-            out.push(s);
-        }
-    }
-    out
+    (tree.children(tree.root()).iter())
+        .filter(|&&n| tree.label(n) == label)
+        .map(|&n| delete(doc, n))
+        .collect()
 }
 
+/// Three list moves, each deleting top-level nodes of one label.
 const MOVES: [ListMove; 3] = [
     // `u` is used by `b`: it can only go once no `b` is left.
     ListMove {
@@ -66,13 +71,17 @@ impl Format for Listed {
     }
 
     fn list_moves(&self) -> &'static [ListMove] {
-        &MOVES
+        self.0
     }
 }
 
-/// `auto` on the listed toy format, one test at a time.
-fn auto(input: &[u8], test: &(dyn Fn(&[u8]) -> bool + Sync)) -> Reduced {
-    Reduction::new(&Listed, &test, input)
+/// `auto` on the listed toy format with `moves`, one test at a time.
+fn auto(
+    moves: &'static [ListMove],
+    input: &[u8],
+    test: &(dyn Fn(&[u8]) -> bool + Sync),
+) -> Reduced {
+    Reduction::new(&Listed(moves), &test, input)
         .algorithm(Algorithm::Auto)
         .jobs(1)
         .run()
@@ -99,7 +108,7 @@ fn after_a_list_move_changed_something_the_first_one_runs_again_before_the_next(
             .push(text.split_whitespace().collect::<Vec<_>>().join(" "));
         text.split_whitespace().any(|w| w == "k")
     };
-    let reduced = auto(b"u b(x) t k", &test);
+    let reduced = auto(&MOVES, b"u b(x) t k", &test);
     assert_eq!(String::from_utf8_lossy(&reduced.best).trim(), "k");
     let seen = seen.into_inner().unwrap();
     assert_eq!(
@@ -120,31 +129,23 @@ fn a_rewrite_the_test_refused_is_not_listed_again() {
         let words: Vec<&str> = text.split_whitespace().collect();
         words.contains(&"u") && words.contains(&"kk")
     };
-    let reduced = auto(b"u b(x) t kk", &test);
+    let reduced = auto(&MOVES, b"u b(x) t kk", &test);
     assert_one_test_each(&reduced);
     let best = String::from_utf8_lossy(&reduced.best);
     assert_eq!(best.split_whitespace().collect::<Vec<_>>(), ["u", "kk"]);
 }
 
-/// The toy format with a list move that deletes each `d` with every `x` (its uses), and one
-/// that deletes every `y`, also inside an `x`.
-#[derive(Debug)]
-struct WithUses;
-
+/// A list move that deletes each `d` with every `x` (its uses), and one that deletes every
+/// `y`, also inside an `x`.
 const WITH_USES: [ListMove; 2] = [
     ListMove {
         name: "uses",
         changes: |doc| {
             let tree = &doc.tree;
             let uses = deleting(doc, "x");
-            tree.children(tree.root())
-                .iter()
+            (tree.children(tree.root()).iter())
                 .filter(|&&n| tree.label(n) == "d")
-                .map(|&n| {
-                    let mut s = Splices::default();
-                    s.add(tree.span(n), b"");
-                    Splices::union(std::iter::once(&s).chain(&uses))
-                })
+                .map(|&n| Splices::union(std::iter::once(&delete(doc, n)).chain(&uses)))
                 .collect()
         },
         after_tree: false,
@@ -153,41 +154,15 @@ const WITH_USES: [ListMove; 2] = [
         name: "rest",
         changes: |doc| {
             let tree = &doc.tree;
-            let ys = tree.nodes().filter(|&n| tree.label(n) == "y");
-            vec![Splices::union(
-                &ys.map(|n| {
-                    let mut s = Splices::default();
-                    s.add(tree.span(n), b"");
-                    s
-                })
-                .collect::<Vec<_>>(),
-            )]
+            let ys: Vec<Splices> = (tree.nodes())
+                .filter(|&n| tree.label(n) == "y")
+                .map(|n| delete(doc, n))
+                .collect();
+            vec![Splices::union(&ys)]
         },
         after_tree: false,
     },
 ];
-
-impl Format for WithUses {
-    fn name(&self) -> &'static str {
-        "with-uses"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn description(&self) -> &'static str {
-        "test-only toy format with a declaration deleted with its uses"
-    }
-
-    fn parse(&self, input: &[u8]) -> Result<Document, ParseError> {
-        Toy.parse(input)
-    }
-
-    fn list_moves(&self) -> &'static [ListMove] {
-        &WITH_USES
-    }
-}
 
 #[test]
 fn a_refused_rewrite_is_known_by_its_first_range_when_what_follows_it_changed() {
@@ -200,11 +175,7 @@ fn a_refused_rewrite_is_known_by_its_first_range_when_what_follows_it_changed() 
         let words: Vec<&str> = text.split_whitespace().collect();
         words.contains(&"d") && words.contains(&"k")
     };
-    let reduced = Reduction::new(&WithUses, &test, b"d x(y) y k")
-        .algorithm(Algorithm::Auto)
-        .jobs(1)
-        .run()
-        .expect("runs");
+    let reduced = auto(&WITH_USES, b"d x(y) y k", &test);
     let by_move = &reduced.report.stats.tests_by_move;
     assert_eq!(by_move.get("uses"), Some(&1), "{by_move:?}");
     assert_eq!(by_move.get("rest"), Some(&1), "{by_move:?}");
