@@ -12,7 +12,7 @@
 
 use crate::candidate::shortlex_less;
 use crate::changes::{apply_changes_then, render};
-use crate::ddmin::ddmin_by;
+use crate::ddmin::{Later, ddmin_by};
 use crate::engine::{Reducer, View};
 use crate::error::ReduceError;
 use crate::lexicon::{KEPT_NAMESPACE, Lexicon, Splices, Token, TokenKind};
@@ -379,7 +379,15 @@ fn shrink_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceErr
             if changes.is_empty() {
                 continue;
             }
-            // While this literal's last step is tested, idle workers start on the next literal.
+            // While this literal's last steps are tested, idle workers start on the next
+            // literals' (the plan walks into their runs of ddmin; after a literal whose
+            // escapes a second pass shortens, what follows is not known ahead).
+            let src = r.tree().source();
+            let chain = if pass == 0 && literal_deletions(src, &c, true).is_empty() {
+                later_literals(src, &contents[k + 1..])
+            } else {
+                Vec::new()
+            };
             let rest = &contents[k + 1..];
             let next = |_: &Reducer<'_>, v: View<'_>, _: bool| {
                 let src = v.doc.tree.source();
@@ -391,12 +399,35 @@ fn shrink_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceErr
                 let kept = Split::first(next.len(), 2).kept(0);
                 Some(Lookahead::splices(Splices::all_but(&next, &kept)))
             };
-            let mut after = Successor::new(r, &next);
+            let mut after = if chain.is_empty() {
+                Successor::new(r, &next)
+            } else {
+                Successor::none()
+            };
             let applied = if pass == 0 {
                 // Not all of them at once first: that is the literal emptied, which
                 // `literal-empty` tried in this round or, after the tree moves, will.
                 let all_but = |kept: &[usize]| Splices::all_but(&changes, kept);
-                let (kept, _) = ddmin_by(r, changes.len(), 2, all_but, render, &mut after)?;
+                let len = |j: usize| chain.get(j).map(Vec::len);
+                let render_later = |r: &Reducer<'_>,
+                                    j: usize,
+                                    ended: &[Vec<usize>],
+                                    kept: &[usize],
+                                    out: &mut Vec<u8>| {
+                    let ran = std::iter::once(&changes).chain(&chain);
+                    let mut parts: Vec<Splices> = ran
+                        .zip(ended)
+                        .map(|(changes, ended)| Splices::all_but(changes, ended))
+                        .collect();
+                    parts.push(Splices::all_but(&chain[j], kept));
+                    render(r, &Splices::union(&parts), out);
+                };
+                let later = Later {
+                    len: &len,
+                    render: &render_later,
+                };
+                let later = (!chain.is_empty()).then_some(&later);
+                let (kept, _) = ddmin_by(r, changes.len(), 2, all_but, render, &mut after, later)?;
                 kept.len() < changes.len()
             } else {
                 apply_changes_then(r, &changes, &mut after)?
@@ -423,6 +454,23 @@ fn shrink_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceErr
         }
     }
     Ok(changed)
+}
+
+/// The deletions of the characters of each literal of `rest` (in the order [`shrink_literals`]
+/// takes them) that ddmin runs over next, up to and with the first whose escapes a second pass
+/// would shorten, on the source `src`: the runs the plan walks into after the current one.
+fn later_literals(src: &[u8], rest: &[Range<usize>]) -> Vec<Vec<Splices>> {
+    let mut runs = Vec::new();
+    for c in rest {
+        let changes = literal_deletions(src, c, false);
+        if !changes.is_empty() {
+            runs.push(changes);
+        }
+        if !literal_deletions(src, c, true).is_empty() {
+            break;
+        }
+    }
+    runs
 }
 
 /// The deletions of the characters of the literal content `c` (none if it has fewer than two),

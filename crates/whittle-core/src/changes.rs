@@ -79,7 +79,7 @@ pub(crate) fn apply_changes_keeping(
         return Ok(vec![0]);
     }
     // ddmin keeps the changes it could not apply; every other one was applied and accepted.
-    let (kept, _) = ddmin_by(r, changes.len(), 2, applying_all_but, render, after)?;
+    let (kept, _) = ddmin_by(r, changes.len(), 2, applying_all_but, render, after, None)?;
     Ok(kept)
 }
 

@@ -43,6 +43,7 @@ pub(crate) fn ddmin_from(
         |kept| edits_keeping(base, items, kept),
         |r, edits, out| r.format().render(r.doc(), edits, out),
         after,
+        None,
     )
 }
 
@@ -59,7 +60,8 @@ pub(crate) fn ddmin_from(
 /// (`2n` parts) and a win (what the winner keeps), several steps deep, weighed by the odds the
 /// run has learned and by what its failed candidates rule out ([`Failures`]), and past the run's
 /// end `after` (the first step of what the algorithm does next, over the tree the run's best
-/// bytes will have once committed).
+/// bytes will have once committed). With `later`, the plan walks on into the runs that follow
+/// this one over other items before it reaches `after`.
 pub(crate) fn ddmin_by<C: Send>(
     r: &mut Reducer<'_>,
     len: usize,
@@ -67,6 +69,7 @@ pub(crate) fn ddmin_by<C: Send>(
     candidate: impl Fn(&[usize]) -> C + Sync,
     render: impl Fn(&Reducer<'_>, &C, &mut Vec<u8>) + Sync,
     after: &mut Successor<'_>,
+    later: Option<&Later<'_>>,
 ) -> Result<(Vec<usize>, usize), ReduceError> {
     let mut step = Rc::new(Split::first(len, start));
     let memo = Memo::default();
@@ -78,12 +81,13 @@ pub(crate) fn ddmin_by<C: Send>(
         let steps = DdminSteps {
             candidate: &candidate,
             render: &render_c,
+            later: later.map(|l| (l, reducer)),
             failures: &failures,
             weights: RefCell::default(),
         };
         let plan = Planner {
             steps: &steps,
-            current: step.clone(),
+            current: Rc::new(Run::first(step.clone())),
             odds: reducer.odds(),
             after: Some(&after),
             memo: &memo,
@@ -100,7 +104,7 @@ pub(crate) fn ddmin_by<C: Send>(
         // The odds are learned from the candidates as the failures so far weighed them; the
         // failed ones then weigh the candidates to come.
         let tried = found.as_ref().map_or(step.count(), |f| f.index + 1);
-        let weights: f64 = (0..tried).map(|i| steps.weight(&step, i)).sum();
+        let weights: f64 = (0..tried).map(|i| steps.failures_weight(&step, i)).sum();
         let class = Odds::ddmin_class(step.count());
         r.odds().record(class, weights.max(0.1), found.is_some());
         for i in 0..tried - usize::from(found.is_some()) {
@@ -123,59 +127,153 @@ pub(crate) fn ddmin_by<C: Send>(
     Ok((config, n))
 }
 
-/// ddmin's steps for a [`Planner`]: a step is a [`Split`], its candidates are rendered by
-/// `render` from the candidate `candidate` makes of the items they keep.
-struct DdminSteps<'a, C> {
+/// The ddmin runs an algorithm makes after the current one, over other items, for the plan to
+/// walk into (the characters of the literals after this one): how many items run `j` has (`j` =
+/// 0 the first run after this one; `None` past the last), and the rendering of its candidate that
+/// keeps `kept` of its items when the runs before it, this one first, kept `ended`.
+pub(crate) struct Later<'l> {
+    pub(crate) len: &'l dyn Fn(usize) -> Option<usize>,
+    pub(crate) render: &'l RenderLater<'l>,
+}
+
+/// Renders a candidate of a later run: the run, what the runs before it kept, what it keeps.
+pub(crate) type RenderLater<'l> =
+    dyn Fn(&Reducer<'_>, usize, &[Vec<usize>], &[usize], &mut Vec<u8>) + 'l;
+
+/// A step of the plan's machine: a step of the current run (`run` 0) or of the later run
+/// `run - 1`.
+struct Run {
+    run: usize,
+    split: Rc<Split>,
+    /// What the runs before `run` kept, the current one's first.
+    ended: Rc<Vec<Vec<usize>>>,
+    /// Tells the plan's steps apart.
+    id: u64,
+}
+
+impl Run {
+    fn first(split: Rc<Split>) -> Run {
+        Run {
+            run: 0,
+            id: split.id,
+            split,
+            ended: Rc::default(),
+        }
+    }
+
+    fn new(run: usize, split: Split, ended: Rc<Vec<Vec<usize>>>) -> Run {
+        let mut h = rustc_hash::FxHasher::default();
+        (split.id, run, &*ended).hash(&mut h);
+        Run {
+            run,
+            id: if run == 0 { split.id } else { h.finish() },
+            split: Rc::new(split),
+            ended,
+        }
+    }
+}
+
+/// ddmin's steps for a [`Planner`]: a step is a [`Split`] of the current run or of a later one
+/// ([`Later`]); the current run's candidates are rendered by `render` from the candidate
+/// `candidate` makes of the items they keep.
+struct DdminSteps<'a, 'r, C> {
     candidate: &'a (dyn Fn(&[usize]) -> C + Sync),
     render: &'a dyn Fn(&C, &mut Vec<u8>),
+    later: Option<(&'a Later<'a>, &'a Reducer<'r>)>,
     failures: &'a Failures,
-    /// [`Failures::weight`] of the candidates looked at, by [`Steps::id`].
+    /// [`Failures::weight`] of the current run's candidates looked at, by [`Steps::id`].
     weights: RefCell<FxHashMap<u64, f64>>,
 }
 
-impl<C> Steps for DdminSteps<'_, C> {
-    type Step = Split;
-
-    fn count(&self, s: &Split) -> usize {
-        s.count()
+impl<C> DdminSteps<'_, '_, C> {
+    /// The first step of the run after `s`'s, which ended keeping `kept`.
+    fn next_run(&self, s: &Run, kept: Vec<usize>) -> Option<Run> {
+        let (later, _) = self.later?;
+        let len = (later.len)(s.run)?;
+        let mut ended = (*s.ended).clone();
+        ended.push(kept);
+        Some(Run::new(s.run + 1, Split::first(len, 2), Rc::new(ended)))
     }
 
-    fn id(&self, s: &Split, i: usize) -> u64 {
-        let p = &s.parts[s.part(i)];
-        let mut h = rustc_hash::FxHasher::default();
-        (s.id, p.start, p.end).hash(&mut h);
-        h.finish()
-    }
-
-    fn step_id(&self, s: &Split) -> u64 {
-        s.id
-    }
-
-    fn render(&self, s: &Split, i: usize, out: &mut Vec<u8>) -> bool {
-        (self.render)(&(self.candidate)(&s.kept(i)), out);
-        true
-    }
-
-    fn won(&self, s: &Split, i: usize) -> Option<Split> {
-        let w = s.after_win(i);
-        (!w.config.is_empty()).then_some(w)
-    }
-
-    fn failed(&self, s: &Split) -> Option<Split> {
-        s.finer()
-    }
-
-    fn class(&self, s: &Split) -> usize {
-        Odds::ddmin_class(s.count())
-    }
-
-    fn weight(&self, s: &Split, i: usize) -> f64 {
-        let id = self.id(s, i);
+    /// What the current run's failures say of candidate `i` of `s` ([`Failures::weight`]).
+    fn failures_weight(&self, s: &Split, i: usize) -> f64 {
+        let id = part_id(s, i);
         if let Some(&w) = self.weights.borrow().get(&id) {
             return w;
         }
         let w = self.failures.weight(s, i);
         self.weights.borrow_mut().insert(id, w);
         w
+    }
+}
+
+/// A number that tells candidate `i` of `s` apart from the run's other candidates.
+fn part_id(s: &Split, i: usize) -> u64 {
+    let p = &s.parts[s.part(i)];
+    let mut h = rustc_hash::FxHasher::default();
+    (s.id, p.start, p.end).hash(&mut h);
+    h.finish()
+}
+
+impl<C> Steps for DdminSteps<'_, '_, C> {
+    type Step = Run;
+
+    fn count(&self, s: &Run) -> usize {
+        s.split.count()
+    }
+
+    fn id(&self, s: &Run, i: usize) -> u64 {
+        let id = part_id(&s.split, i);
+        if s.run == 0 {
+            id
+        } else {
+            let mut h = rustc_hash::FxHasher::default();
+            (id, s.id).hash(&mut h);
+            h.finish()
+        }
+    }
+
+    fn step_id(&self, s: &Run) -> u64 {
+        s.id
+    }
+
+    fn render(&self, s: &Run, i: usize, out: &mut Vec<u8>) -> bool {
+        let kept = s.split.kept(i);
+        match (s.run, &self.later) {
+            (0, _) => (self.render)(&(self.candidate)(&kept), out),
+            (_, Some((later, r))) => (later.render)(r, s.run - 1, &s.ended, &kept, out),
+            (_, None) => return false,
+        }
+        true
+    }
+
+    fn won(&self, s: &Run, i: usize) -> Option<Run> {
+        let w = s.split.after_win(i);
+        if w.config.is_empty() {
+            self.next_run(s, Vec::new())
+        } else {
+            Some(Run::new(s.run, w, s.ended.clone()))
+        }
+    }
+
+    fn failed(&self, s: &Run) -> Option<Run> {
+        match s.split.finer() {
+            Some(finer) => Some(Run::new(s.run, finer, s.ended.clone())),
+            None => self.next_run(s, s.split.config.clone()),
+        }
+    }
+
+    fn class(&self, s: &Run) -> usize {
+        Odds::ddmin_class(s.split.count())
+    }
+
+    /// The current run's failures weigh its own candidates; a later run's are weighed by their
+    /// class alone.
+    fn weight(&self, s: &Run, i: usize) -> f64 {
+        if s.run == 0 {
+            self.failures_weight(&s.split, i)
+        } else {
+            1.0
+        }
     }
 }

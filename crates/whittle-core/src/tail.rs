@@ -89,6 +89,7 @@ fn bytes_ddmin(r: &mut Reducer<'_>, chars: bool) -> Result<(), ReduceError> {
         },
         |_, bytes, out| out.extend_from_slice(bytes),
         &mut Successor::none(),
+        None,
     )?;
     Ok(())
 }

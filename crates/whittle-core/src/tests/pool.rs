@@ -363,3 +363,35 @@ fn idle_workers_run_steps_two_wins_ahead_before_the_wins_are_known() {
     );
     assert_eq!(runs[0].best, runs[1].best);
 }
+
+#[test]
+fn idle_workers_start_the_next_literals_steps_while_a_literal_ends() {
+    // `auto` on `s_abcd s_efgh`, interesting while `b` and `g` are there: no node can go, and
+    // the characters of each literal (after `s_`) are shrunk by ddmin, the last literal first.
+    // Its run's last new test is `s_abcd s_g`, which wins (what follows it, `s_abcd s_`, was
+    // tested when the literals were emptied); the run over `abcd` then keeps `ab`, which wins,
+    // then `a`, which fails, then `b`. The test of `s_abcd s_g` waits until `s_b s_g` has
+    // started: a sequential run tests it two steps into the next literal's run, and looking only
+    // at that run's first candidate reaches `s_ab s_g`, not it. At `-j 8` the plan walks on from
+    // this literal's run into the next one's.
+    let has = |c: &[u8], b: u8| c.contains(&b);
+    let runs = run_waiting_at(
+        &[1, 8],
+        b"s_abcd s_efgh",
+        Algorithm::Auto,
+        &|c| c == b"s_abcd s_g",
+        &|c| c == b"s_b s_g",
+        &|c| has(c, b'b') && has(c, b'g'),
+    );
+    for (run, jobs) in runs.iter().zip([1, 8]) {
+        for tested in ["s_abcd s_g", "s_ab s_g", "s_a s_g", "s_b s_g"] {
+            assert!(
+                run.log.iter().any(|c| c == tested),
+                "-j {jobs}: {tested}: {:?}",
+                run.log
+            );
+        }
+        assert_eq!(run.seen, jobs > 1, "-j {jobs}: {:?}", run.log);
+    }
+    assert_eq!(runs[0].best, runs[1].best);
+}

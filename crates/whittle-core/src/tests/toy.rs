@@ -26,8 +26,9 @@ impl Format for Toy {
         "test-only tree syntax"
     }
 
-    /// For the moves below the tree: a leaf's label is a name, a node with children may become
-    /// the leaf `z`, and blanks between nodes may go (one stays between two words).
+    /// For the moves below the tree: a leaf's label is a name (a literal after `s_` if it starts
+    /// so), a node with children may become the leaf `z`, and blanks between nodes may go (one
+    /// stays between two words).
     fn lexicon(&self, doc: &Document) -> Option<Lexicon> {
         let tree = &doc.tree;
         let mut tokens = Vec::new();
@@ -38,12 +39,17 @@ impl Format for Toy {
             if kids == 0 {
                 let colon = tree.text(n).iter().position(|&b| b == b':');
                 let start = colon.map_or(span.start, |c| span.start + c + 1);
-                tokens.push(Token {
-                    span: start..span.end,
-                    kind: TokenKind::Name {
+                let kind = if tree.source()[start..span.end].starts_with(b"s_") {
+                    TokenKind::Literal { open: 2, close: 0 }
+                } else {
+                    TokenKind::Name {
                         namespace: 0,
                         bound: true,
-                    },
+                    }
+                };
+                tokens.push(Token {
+                    span: start..span.end,
+                    kind,
                 });
             } else {
                 tokens.push(Token {
