@@ -19,6 +19,7 @@ mod journal;
 mod judge;
 mod lexicon;
 mod lists;
+mod load;
 mod lookahead;
 mod nest;
 mod observe;

@@ -23,6 +23,7 @@
 use crate::candidate::Found;
 use crate::error::ReduceError;
 use crate::judge::{Judge, key};
+use crate::load::Load;
 use crate::oracle::Verdict;
 use crate::plan::{Plan, Wanted};
 use crate::stats::bump;
@@ -117,6 +118,8 @@ struct State {
 
 pub(crate) struct Pool {
     jobs: usize,
+    /// The room for speculative tests while the processors are busy.
+    load: Load,
     state: Mutex<State>,
     work: Condvar,
     done: Condvar,
@@ -137,6 +140,7 @@ impl Pool {
     pub(crate) fn new(jobs: usize) -> Pool {
         Pool {
             jobs,
+            load: Load::new(jobs),
             state: Mutex::default(),
             work: Condvar::new(),
             done: Condvar::new(),
@@ -241,7 +245,7 @@ impl Pool {
         mut started: Option<&mut Vec<Arc<Job>>>,
     ) {
         let mut out = Vec::new();
-        while *cursor < limit && self.has_room() {
+        while *cursor < limit && self.has_room_to_speculate() {
             out.clear();
             if render(*cursor, &mut out) && shortlex_smaller(&out, than) {
                 let k = key(&out);
@@ -280,6 +284,13 @@ impl Pool {
 
     fn has_room(&self) -> bool {
         self.lock().outstanding < self.jobs
+    }
+
+    /// Whether a worker is free for a speculative test: fewer tests run than `-j`, and fewer
+    /// than the processors have time for ([`Load::room`]).
+    fn has_room_to_speculate(&self) -> bool {
+        let room = self.load.room();
+        self.lock().outstanding < room
     }
 
     fn generation(&self) -> u64 {
@@ -499,7 +510,7 @@ impl Pool {
             offered += 1;
             if self.running(w.key).is_some() {
                 wanted.insert(w.key);
-            } else if self.has_room() {
+            } else if self.has_room_to_speculate() {
                 out.clear();
                 if (w.render)(&mut out) && shortlex_smaller(&out, best) {
                     let job = self.submit(w.key, std::mem::take(&mut out), gate, judge.phase());

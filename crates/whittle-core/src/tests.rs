@@ -6,6 +6,7 @@ mod below;
 mod counted_gate;
 mod journal;
 mod lists;
+mod load;
 mod nest;
 mod oracle;
 mod plan;

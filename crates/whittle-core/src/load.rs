@@ -1,0 +1,120 @@
+//! How busy the machine's processors are, so that the test pool starts speculative tests only
+//! while some processor has time for them (as `make -l` starts jobs only below a load).
+//!
+//! With more workers than processors (`-j 64` here, or a cluster whose tests still cost this
+//! machine a process start each), every speculative test takes processor time from the tests
+//! that decide the next step: past the point where the processors are all busy, more of them
+//! make the reduction slower. So the pool's room for speculative tests ([`Load::room`]) shrinks
+//! while the processors are busy and grows back while they idle, never below the number of
+//! processors (with `-j` at most that, it is always `-j`). What runs is never changed, only how
+//! far ahead: the output is the same either way.
+//!
+//! The load is read from the first line of `/proc/stat` (Linux), at most every
+//! [`Load::INTERVAL`]; where there is none, the room stays `-j`. The line's format is one of the
+//! kernel's stable interfaces and the sum is a few lines, so no crate is used for it.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// The room for speculative tests of a pool of `-j` workers (see the module doc).
+pub(crate) struct Load {
+    jobs: usize,
+    /// The room never goes below this: the number of processors, at most `jobs`.
+    floor: usize,
+    room: AtomicUsize,
+    /// The last reading: when, and the processors' busy and total time then.
+    last: Mutex<Option<(Instant, Times)>>,
+}
+
+/// Busy and total processor time since boot, in the kernel's ticks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Times {
+    pub(crate) busy: u64,
+    pub(crate) total: u64,
+}
+
+/// Above this share of busy processor time the room shrinks; below [`IDLE`] it grows.
+const BUSY: f64 = 0.9;
+const IDLE: f64 = 0.75;
+
+impl Load {
+    /// How often the load is read.
+    pub(crate) const INTERVAL: Duration = Duration::from_millis(250);
+
+    pub(crate) fn new(jobs: usize) -> Load {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        Load {
+            jobs,
+            floor: cores.min(jobs),
+            room: AtomicUsize::new(jobs),
+            last: Mutex::new(None),
+        }
+    }
+
+    /// How many tests may run at once when the one to start is speculative.
+    pub(crate) fn room(&self) -> usize {
+        if self.floor >= self.jobs {
+            return self.jobs;
+        }
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        let now = Instant::now();
+        let due = last.is_none_or(|(at, _)| now.duration_since(at) >= Load::INTERVAL);
+        if let Some(times) = due.then(read_times).flatten() {
+            if let Some((_, before)) = *last {
+                let room = self.room.load(Ordering::Relaxed);
+                let next = next_room(room, busy_share(before, times), self.jobs, self.floor);
+                self.room.store(next, Ordering::Relaxed);
+            }
+            *last = Some((now, times));
+        }
+        self.room.load(Ordering::Relaxed)
+    }
+}
+
+/// The share of the processors' time spent busy between two readings (`None` if no time
+/// passed).
+pub(crate) fn busy_share(before: Times, after: Times) -> Option<f64> {
+    let total = after.total.checked_sub(before.total)?;
+    let busy = after.busy.checked_sub(before.busy)?;
+    (total > 0).then(|| busy as f64 / total as f64)
+}
+
+/// The room after a reading: a quarter less while the processors are busy (down to `floor`),
+/// one sixteenth of `jobs` more while they idle (up to `jobs`), the same in between.
+pub(crate) fn next_room(room: usize, busy: Option<f64>, jobs: usize, floor: usize) -> usize {
+    match busy {
+        Some(b) if b >= BUSY => room.saturating_sub((room / 4).max(1)).max(floor),
+        Some(b) if b < IDLE => (room + (jobs / 16).max(1)).min(jobs),
+        _ => room,
+    }
+}
+
+fn read_times() -> Option<Times> {
+    parse_times(&std::fs::read_to_string("/proc/stat").ok()?)
+}
+
+/// The processors' times from `/proc/stat`'s first line, `cpu  user nice system idle iowait irq
+/// softirq steal …` (guest time is already counted in user time): busy is all but idle and
+/// iowait.
+pub(crate) fn parse_times(stat: &str) -> Option<Times> {
+    let line = stat.lines().next()?;
+    let mut fields = line.split_ascii_whitespace();
+    if fields.next()? != "cpu" {
+        return None;
+    }
+    let ticks: Vec<u64> = fields
+        .take(8)
+        .map(str::parse)
+        .collect::<Result<_, _>>()
+        .ok()?;
+    if ticks.len() < 5 {
+        return None;
+    }
+    let total: u64 = ticks.iter().sum();
+    let idle = ticks[3] + ticks[4];
+    Some(Times {
+        busy: total - idle,
+        total,
+    })
+}
