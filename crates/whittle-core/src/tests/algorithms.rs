@@ -484,6 +484,9 @@ proptest! {
             let one = reduce(&input, &oracle, algorithm, 1);
             let four = reduce(&input, &oracle, algorithm, 4);
             prop_assert_eq!(&one, &four, "{} differs between -j 1 and -j 4 on {}", algorithm, input);
+            // Many workers: the plan runs candidates several steps ahead on both branches.
+            let many = reduce(&input, &oracle, algorithm, 32);
+            prop_assert_eq!(&one, &many, "{} differs between -j 1 and -j 32 on {}", algorithm, input);
             prop_assert!(oracle(one.as_bytes()), "{} result not interesting", algorithm);
             prop_assert!(one.len() <= input.len());
             let t = tree(&one);
