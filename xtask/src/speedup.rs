@@ -1,5 +1,6 @@
 //! The document's speed-up table: each whittle run at `-j 1` against the same run at every larger
-//! `-j` it was measured at (the simulated cluster runs at 8 and 32).
+//! `-j` it was measured at (the sleeping cases run at every power of two up to 64), with the
+//! tests whittle started and cancelled at each.
 
 use crate::cells::{LEFT, RIGHT, Table, cell, group_digits, speedup};
 use crate::summary::Run;
@@ -15,6 +16,7 @@ pub(crate) fn speedup_table(runs: &[Run]) -> String {
         ("wall s at -j N", RIGHT),
         ("speed-up", RIGHT),
         ("oracle calls -j 1 / -j N", RIGHT),
+        ("tests started / cancelled at -j N", RIGHT),
     ]);
     let mut any = false;
     for one in runs.iter().filter(|r| r.jobs == 1) {
@@ -39,6 +41,12 @@ pub(crate) fn speedup_table(runs: &[Run]) -> String {
                 format!("{:.2}", n.wall_seconds),
                 speedup(one.wall_seconds, n.wall_seconds),
                 format!("{} / {}", group_digits(one.calls), group_digits(n.calls)),
+                n.started_cancelled.map_or_else(
+                    || "—".to_string(),
+                    |(started, cancelled)| {
+                        format!("{} / {}", group_digits(started), group_digits(cancelled))
+                    },
+                ),
             ]);
         }
     }

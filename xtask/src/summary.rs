@@ -41,6 +41,9 @@ pub(crate) struct Run {
     pub(crate) failed: bool,
     /// What the counting wrapper logged of the run's calls (see [`CallLog::calls_to_reach`]).
     pub(crate) call_log: CallLog,
+    /// whittle's own count of the tests it started, and of those it cancelled (a speculative
+    /// test the reduction no longer needed), from its report.
+    pub(crate) started_cancelled: Option<(u64, u64)>,
 }
 
 impl Run {
@@ -501,6 +504,10 @@ pub(crate) fn runs(cases: &[CaseSection]) -> Vec<Run> {
                 still_interesting: r.still_interesting,
                 valid: r.check,
                 failed: r.failure.is_some(),
+                started_cancelled: r
+                    .report
+                    .as_ref()
+                    .map(|rep| (rep.run.test_runs, rep.run.stats.cancelled)),
                 ..run_of(case, m)
             });
         }

@@ -148,20 +148,24 @@ fn the_speedup_table_pairs_j1_and_j2_of_the_same_run() {
             "99.90",
             "4.00",
             "24.98×",
-            "999 / 40"
+            "999 / 40",
+            "—"
         ]
     );
     assert_eq!(crate::cells::speedup(1.0, 0.0), "—");
     assert!(crate::speedup::speedup_table(&runs[1..]).is_empty());
     // A run at -j 8 as well is a row of its own, after -j 2's.
+    // whittle's report, where there is one, gives the tests it started and cancelled.
     let mut eight = runs[1].clone();
     eight.jobs = 8;
     eight.wall_seconds = 2.0;
+    eight.started_cancelled = Some((1234, 1100));
     let more = [runs.clone(), vec![eight]].concat();
     let table = crate::speedup::speedup_table(&more);
     let last = cells(table.lines().last().unwrap());
     assert_eq!(last[3..6], ["8", "99.90", "2.00"]);
     assert_eq!(last[6], "49.95×");
+    assert_eq!(last[8], "1\u{2009}234 / 1\u{2009}100");
 }
 
 #[test]
