@@ -170,11 +170,39 @@ fn try_forbidden(
     }
     let forbidden = forbidden_items(r.view(), templates);
     // When the sweep keeps nothing, the tree moves end: the tidy rendering comes next (unless a
-    // list move does).
-    let tidy = |r: &Reducer<'_>, v: View<'_>, changed: bool| {
-        (!changed && r.format().list_moves().is_empty()).then(|| Lookahead::tidy(r, v))?
+    // list move does); when it keeps something, a round of GTR over the tree it leaves.
+    let next = |r: &Reducer<'_>, v: View<'_>, changed: bool| {
+        if changed {
+            then_the_end(r, v, templates, Lookahead::round(r, v, templates))
+        } else {
+            tidy_next(r, v)
+        }
     };
-    sweep_then(r, &forbidden, Successor::new(r, &tidy))
+    sweep_then(r, &forbidden, Successor::new(r, &next))
+}
+
+/// GTR's `runs` (and whether they reach its end), then, if they do: with rules, the sweep over
+/// what they forbid, and the tidy rendering (when no list move comes first).
+fn then_the_end(
+    r: &Reducer<'_>,
+    v: View<'_>,
+    templates: &[Box<dyn Template>],
+    (runs, complete): (Option<Lookahead>, bool),
+) -> Option<Lookahead> {
+    let end = complete.then(|| {
+        let forbidden = (v.rules.is_some())
+            .then(|| Lookahead::scan(forbidden_items(v, templates)))
+            .flatten();
+        [forbidden, tidy_next(r, v)]
+    });
+    Lookahead::chain(std::iter::once(runs).chain(end.into_iter().flatten()))
+}
+
+/// The tidy rendering, when it comes right after the tree moves (no list move comes first).
+fn tidy_next(r: &Reducer<'_>, v: View<'_>) -> Option<Lookahead> {
+    (r.format().list_moves().is_empty())
+        .then(|| Lookahead::tidy(r, v))
+        .flatten()
 }
 
 fn run_algorithm(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError> {
@@ -319,19 +347,9 @@ fn gtr_round(
                 let next = |r: &Reducer<'_>, v: View<'_>, now: bool| {
                     let again = pass_again || (now && !t.at_most_one());
                     let round_again = repeats && (changed_before || now);
-                    let last = !again && !round_again;
-                    Lookahead::after_template(r, v, templates, (level, i), again, round_again)
-                        // The last round ends: with rules, the sweep over what they forbid;
-                        // without, the tidy rendering (when no list move comes first).
-                        .or_else(|| {
-                            (last && v.rules.is_some())
-                                .then(|| Lookahead::scan(forbidden_items(v, templates)))?
-                        })
-                        .or_else(|| {
-                            let tidy =
-                                last && v.rules.is_none() && r.format().list_moves().is_empty();
-                            tidy.then(|| Lookahead::tidy(r, v))?
-                        })
+                    let runs =
+                        Lookahead::after_template(r, v, templates, (level, i), again, round_again);
+                    then_the_end(r, v, templates, runs)
                 };
                 let level_changed =
                     apply_template(r, level, i, t.as_ref(), Successor::new(r, &next))?;

@@ -14,18 +14,23 @@ use crate::edit::{Edit, Edits};
 use crate::engine::{Parsed, Reducer, View};
 use crate::judge::key;
 use crate::lexicon::Splices;
-use crate::plan::Then;
+use crate::plan::{Odds, Then};
 use crate::split::{Split, edits_keeping};
 use crate::template::Template;
 use crate::tree::{NodeId, Tree};
 use std::cell::RefCell;
 
-/// The first step of ddmin or of Alg. 5 over a level of a tree.
+/// The first step of ddmin or of Alg. 5 over a level of a tree; after a template, the first
+/// steps of the runs that follow it while every candidate fails, in order (GTR's later templates
+/// and levels on the same tree: see [`Lookahead::after_template`]).
 pub(crate) struct Lookahead {
-    step: Step,
-    /// The tree the step is over when it is not the current one.
+    steps: Vec<Step>,
+    /// The tree the steps are over when it is not the current one.
     parsed: Option<Box<Parsed>>,
 }
+
+/// At most this many runs' first steps are chained after a template.
+const CHAINED_RUNS: usize = 32;
 
 enum Step {
     /// ddmin over the items (HDD's deletions, an at-most-one template), from its first split on
@@ -59,12 +64,16 @@ impl Lookahead {
         Lookahead::scan(items)
     }
 
-    /// What GTR (Alg. 4) does after template `index` on `level` if the tree is then `v`: the
-    /// first template after it with candidates on this level; past the last, the level's next
-    /// pass if a template of this pass changed it (`again`), or else the first template with
-    /// candidates on a level below, and past the last level, when another round follows
-    /// (`round_again`, GTR*), the first with candidates from the top. Templates and levels without
-    /// candidates cost no test, so they are skipped.
+    /// What GTR (Alg. 4) does after template `index` on `level` if the tree is then `v`, while
+    /// every candidate fails: the first steps of the templates after it on this level; the
+    /// level's next pass if a template of this pass changed it (`again`); the templates of the
+    /// levels below; and past the last level, when another round follows (`round_again`, GTR*),
+    /// those of the next round from the top (at most [`CHAINED_RUNS`] runs). Templates and levels
+    /// without candidates cost no test, so they are skipped. While the candidates fail the tree
+    /// stays as it is, so these are the candidates the algorithm renders next, in its order: the
+    /// plan walks on through them (a run that ends its level's pass, or the last round, that
+    /// tests what follows in a few rounds of tests rather than one run per round). Also whether
+    /// the chain reaches the algorithm's end.
     pub(crate) fn after_template(
         r: &Reducer<'_>,
         v: View<'_>,
@@ -72,23 +81,67 @@ impl Lookahead {
         (level, index): (usize, usize),
         again: bool,
         round_again: bool,
-    ) -> Option<Lookahead> {
+    ) -> (Option<Lookahead>, bool) {
+        Lookahead::templates_from(r, v, templates, (level, index + 1), again, round_again)
+    }
+
+    /// A round of GTR from its first template on the top level, while every candidate fails
+    /// (see [`Lookahead::after_template`]).
+    pub(crate) fn round(
+        r: &Reducer<'_>,
+        v: View<'_>,
+        templates: &[Box<dyn Template>],
+    ) -> (Option<Lookahead>, bool) {
+        Lookahead::templates_from(r, v, templates, (0, 0), false, false)
+    }
+
+    /// [`Lookahead::after_template`] from template `index` on `level` on.
+    fn templates_from(
+        r: &Reducer<'_>,
+        v: View<'_>,
+        templates: &[Box<dyn Template>],
+        (level, index): (usize, usize),
+        again: bool,
+        round_again: bool,
+    ) -> (Option<Lookahead>, bool) {
         let k = templates.len();
-        let mut order: Vec<(usize, usize)> = (index + 1..k).map(|j| (level, j)).collect();
+        let mut order: Vec<(usize, usize)> = (index..k).map(|j| (level, j)).collect();
         let levels = |from: usize| {
             (from..=v.doc.tree.height()).flat_map(move |l| (0..k).map(move |j| (l, j)))
         };
         if again {
             order.extend((0..k).map(|j| (level, j)));
-        } else {
-            order.extend(levels(level + 1));
-            if round_again {
-                order.extend(levels(0));
+        }
+        order.extend(levels(level + 1));
+        if round_again {
+            order.extend(levels(0));
+        }
+        let mut steps = Vec::new();
+        let mut complete = true;
+        for (l, j) in order {
+            if steps.len() >= CHAINED_RUNS {
+                complete = false;
+                break;
+            }
+            if let Some(step) = Lookahead::template(r, v, l, j, templates[j].as_ref()) {
+                steps.extend(step.steps);
             }
         }
-        order
-            .into_iter()
-            .find_map(|(l, j)| Lookahead::template(r, v, l, j, templates[j].as_ref()))
+        let runs = (!steps.is_empty()).then_some(Lookahead {
+            steps,
+            parsed: None,
+        });
+        (runs, complete)
+    }
+
+    /// The steps of `parts`, one after the other (all over the same tree); `None` if there are
+    /// none.
+    pub(crate) fn chain(parts: impl IntoIterator<Item = Option<Lookahead>>) -> Option<Lookahead> {
+        let steps: Vec<Step> = parts.into_iter().flatten().flat_map(|l| l.steps).collect();
+        (!steps.is_empty()).then_some(Lookahead {
+            steps,
+            parsed: None,
+        })
     }
 
     /// The first step of template `index` (`t`) over `level`.
@@ -114,7 +167,7 @@ impl Lookahead {
         // The split ddmin_from starts at.
         let split = Split::first(items.len(), r.granularity(slot));
         Some(Lookahead {
-            step: Step::Ddmin { items, split },
+            steps: vec![Step::Ddmin { items, split }],
             parsed: None,
         })
     }
@@ -122,7 +175,7 @@ impl Lookahead {
     /// The first sweep of Alg. 5 (or of HDD+, or over what the rules forbid) over `items`.
     pub(crate) fn scan(items: Vec<(NodeId, Edit)>) -> Option<Self> {
         (!items.is_empty()).then_some(Lookahead {
-            step: Step::Scan { items },
+            steps: vec![Step::Scan { items }],
             parsed: None,
         })
     }
@@ -131,7 +184,7 @@ impl Lookahead {
     /// [`Reducer::tidy`] tries after the algorithm.
     pub(crate) fn tidy(r: &Reducer<'_>, v: View<'_>) -> Option<Lookahead> {
         r.format().tidy(v.doc).map(|t| Lookahead {
-            step: Step::Tidy(t),
+            steps: vec![Step::Tidy(t)],
             parsed: None,
         })
     }
@@ -139,23 +192,44 @@ impl Lookahead {
     /// The step that tests one rewrite of the text.
     pub(crate) fn splices(s: Splices) -> Lookahead {
         Lookahead {
-            step: Step::Splices(s),
+            steps: vec![Step::Splices(s)],
             parsed: None,
         }
     }
 
     pub(crate) fn count(&self) -> usize {
-        match &self.step {
-            Step::Ddmin { split, .. } => split.chain_len(),
-            Step::Scan { items } => items.len(),
-            Step::Splices(_) | Step::Tidy(_) => 1,
+        self.steps.iter().map(Step::count).sum()
+    }
+
+    /// The step candidate `i` of the chain belongs to, and its index there.
+    fn locate(&self, mut i: usize) -> Option<(&Step, usize)> {
+        for step in &self.steps {
+            let n = step.count();
+            if i < n {
+                return Some((step, i));
+            }
+            i -= n;
+        }
+        None
+    }
+
+    /// The kind of step candidate `i` belongs to, for `plan::Odds` (`None`: one of its own, the
+    /// tidy rendering or a text rewrite, weighed by the prior).
+    pub(crate) fn class(&self, i: usize) -> Option<usize> {
+        match self.locate(i)? {
+            (Step::Ddmin { split, .. }, i) => Some(Odds::ddmin_class(split.chain_count(i)?)),
+            (Step::Scan { .. }, _) => Some(Odds::SWEEP),
+            (Step::Splices(_) | Step::Tidy(_), _) => None,
         }
     }
 
-    /// Renders candidate `i` of the step; `false` if there is none.
+    /// Renders candidate `i` of the steps; `false` if there is none.
     pub(crate) fn render(&self, r: &Reducer<'_>, i: usize, out: &mut Vec<u8>) -> bool {
         let doc = self.parsed.as_ref().map_or(r.doc(), |p| &p.doc);
-        let edits = match &self.step {
+        let Some((step, i)) = self.locate(i) else {
+            return false;
+        };
+        let edits = match step {
             Step::Ddmin { items, split } => {
                 (split.chain_kept(i)).map(|kept| edits_keeping(&Edits::new(), items, &kept))
             }
@@ -173,6 +247,16 @@ impl Lookahead {
             r.format().render(doc, &e, out);
             true
         })
+    }
+}
+
+impl Step {
+    fn count(&self) -> usize {
+        match self {
+            Step::Ddmin { split, .. } => split.chain_len(),
+            Step::Scan { items } => items.len(),
+            Step::Splices(_) | Step::Tidy(_) => 1,
+        }
     }
 }
 
@@ -293,6 +377,11 @@ impl Then for Lazy<'_, '_, '_, '_> {
         after
             .get(self.r, best)
             .is_some_and(|a| a.render(self.r, i, out))
+    }
+
+    fn class_after(&self, best: Option<&[u8]>, i: usize) -> Option<usize> {
+        let mut after = self.after.borrow_mut();
+        after.get(self.r, best)?.class(i)
     }
 }
 

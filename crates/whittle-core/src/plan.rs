@@ -91,7 +91,8 @@ impl Odds {
 
 /// The chance that a candidate wins before anything is known of its kind: most candidates fail,
 /// so a step's failure, which is what the pool can start ahead without knowing which candidate
-/// wins, is planned for first. The steps after a run (of every kind) are weighed by it alone.
+/// wins, is planned for first. The steps after a run are weighed by what their kind did so far
+/// (after this prior), the tidy rendering and text rewrites by it alone.
 const PRIOR: f64 = 0.25;
 
 /// A candidate the plan offers the pool: how likely the reduction is to need its verdict, its
@@ -121,6 +122,12 @@ pub(crate) trait Then {
     fn count_after(&self, best: Option<&[u8]>) -> usize;
     /// Renders candidate `i`; `false` if there is none.
     fn render_after(&self, best: Option<&[u8]>, i: usize, out: &mut Vec<u8>) -> bool;
+    /// The kind of step candidate `i` belongs to ([`Odds::CLASSES`]); `None` (the default): one
+    /// that nothing records, weighed by the prior.
+    fn class_after(&self, best: Option<&[u8]>, i: usize) -> Option<usize> {
+        let _ = (best, i);
+        None
+    }
 }
 
 /// What a plan worked out, kept for the whole run (a step's plan is made again whenever a
@@ -322,7 +329,9 @@ impl<S: Steps> Plan for Planner<'_, S> {
                             if !want(offer) {
                                 return;
                             }
-                            let q = PRIOR;
+                            let q = then
+                                .class_after(best, j)
+                                .map_or(PRIOR, |c| self.odds.chance(c));
                             push(&mut heap, chance * (1.0 - q), At::After(j + 1), won);
                         }
                     }

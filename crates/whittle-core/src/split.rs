@@ -86,9 +86,21 @@ impl Split {
     }
 
     /// The items candidate `i` of [`Split::chain_len`]'s candidates keeps.
-    pub(crate) fn chain_kept(&self, mut i: usize) -> Option<Vec<usize>> {
+    pub(crate) fn chain_kept(&self, i: usize) -> Option<Vec<usize>> {
+        let (step, i) = self.chain_step(i)?;
+        Some(step.as_ref().unwrap_or(self).kept(i))
+    }
+
+    /// How many parts the step of [`Split::chain_len`]'s candidate `i` has.
+    pub(crate) fn chain_count(&self, i: usize) -> Option<usize> {
+        let (step, _) = self.chain_step(i)?;
+        Some(step.as_ref().unwrap_or(self).count())
+    }
+
+    /// The step of [`Split::chain_len`]'s candidate `i` (`None`: this one) and its index there.
+    fn chain_step(&self, mut i: usize) -> Option<(Option<Split>, usize)> {
         if i < self.count() {
-            return Some(self.kept(i));
+            return Some((None, i));
         }
         i -= self.count();
         let mut step = self.finer()?;
@@ -96,7 +108,7 @@ impl Split {
             i -= step.count();
             step = step.finer()?;
         }
-        Some(step.kept(i))
+        Some((Some(step), i))
     }
 
     /// The step after this one if it fails: twice as many parts; `None` at the finest split.

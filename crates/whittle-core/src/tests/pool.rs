@@ -395,3 +395,36 @@ fn idle_workers_start_the_next_literals_steps_while_a_literal_ends() {
     }
     assert_eq!(runs[0].best, runs[1].best);
 }
+
+#[test]
+fn idle_workers_start_the_template_two_runs_ahead_while_every_candidate_fails() {
+    // GTR* on `x(a b) y(c d)`, interesting only while every letter is there: nothing can go, so
+    // the tree stays as it is and the runs follow each other over it. The top level's
+    // substitution ends with `y(c d)` (the root by its second child); the next run, the
+    // deletions on the level below, has no new candidate (`x(a b)` and `y(c d)` again); the run
+    // after it substitutes that level's nodes by their children, `a y(c d)` first. The test of
+    // `y(c d)` waits until `a y(c d)` has started: looking only at the next run reaches the
+    // deletions, and at `-j 8` the plan walks on through the runs that follow while every
+    // candidate fails.
+    let all = |c: &[u8]| b"xyabcd".iter().all(|b| c.contains(b));
+    let runs = run_waiting_at(
+        &[1, 8],
+        b"x(a b) y(c d)",
+        Algorithm::GtrStar,
+        &|c| c == b"y(c d)",
+        &|c| c == b"a y(c d)",
+        &all,
+    );
+    for (run, jobs) in runs.iter().zip([1, 8]) {
+        for tested in ["y(c d)", "a y(c d)"] {
+            assert!(
+                run.log.iter().any(|c| c == tested),
+                "-j {jobs}: {tested}: {:?}",
+                run.log
+            );
+        }
+        assert_eq!(run.seen, jobs > 1, "-j {jobs}: {:?}", run.log);
+    }
+    assert_eq!(runs[0].best, b"x(a b) y(c d)");
+    assert_eq!(runs[0].best, runs[1].best);
+}
