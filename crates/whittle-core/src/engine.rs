@@ -364,6 +364,13 @@ impl<'a> Reducer<'a> {
         &self.odds
     }
 
+    /// [`Reducer::odds`] for the report.
+    pub fn odds_report(&self) -> Vec<crate::OddsReport> {
+        (self.odds.report().into_iter())
+            .map(|(kind, won, tried)| crate::OddsReport { kind, won, tried })
+            .collect()
+    }
+
     /// Whether idle workers can start what comes next (a pool of more than one worker runs).
     pub(crate) fn speculates(&self) -> bool {
         self.pool.is_some()

@@ -55,7 +55,7 @@ pub use oracle::{
     OracleError, OriginalRun, Run, Timeout, TimeoutReport, Verdict, absolutize_command,
     adaptive_limit, guard_main, shell_quote,
 };
-pub use reduction::{JournalReport, Reduced, Reduction, Report};
+pub use reduction::{JournalReport, OddsReport, Reduced, Reduction, Report};
 pub use repeat::Repeat;
 pub use rules::{CompiledRules, LabelRules, RULES_VERSION, Rules, RulesError};
 pub use stats::Stats;

@@ -84,6 +84,24 @@ impl Odds {
         e.1 += tried;
     }
 
+    /// The classes something was recorded for, named, with their (won, tried).
+    pub(crate) fn report(&self) -> Vec<(String, f64, f64)> {
+        let c = self.lock();
+        (0..Odds::CLASSES)
+            .filter(|&k| c[k].1 > 0.0)
+            .map(|k| (Odds::name(k), c[k].0, c[k].1))
+            .collect()
+    }
+
+    /// A class's name: `ddmin N parts` (the smallest N of the class), or `sweep`.
+    fn name(class: usize) -> String {
+        match class {
+            Odds::SWEEP => "sweep".to_string(),
+            k if k < 16 => format!("ddmin {k} parts"),
+            k => format!("ddmin {}+ parts", 1usize << (k - 12)),
+        }
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, [(f64, f64); Odds::CLASSES]> {
         self.counts.lock().unwrap_or_else(|e| e.into_inner())
     }

@@ -89,9 +89,26 @@ pub struct Report {
     /// limits it set; `None` for an oracle without one (an in-process predicate).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout: Option<TimeoutReport>,
+    /// What the speculation learned (`-j` > 1 uses it): how often a tested candidate of each
+    /// kind of step won, by kind (`ddmin N parts`, `sweep`), as wins and candidates tried (a
+    /// candidate the failures say fails counts less than one). Recorded at every `-j`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub odds: Vec<OddsReport>,
     /// The engine's counters.
     #[serde(flatten)]
     pub stats: Stats,
+}
+
+/// How often the tested candidates of one kind of step won (see [`Report::odds`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct OddsReport {
+    /// The kind of step: `ddmin N parts` (N and up for the larger classes) or `sweep`.
+    pub kind: String,
+    /// How many of its candidates won.
+    pub won: f64,
+    /// How many were tried, each weighed by what the failures before it said.
+    pub tried: f64,
 }
 
 /// What the journal did in a reduction (see [`Reduction::journal`]).
@@ -234,6 +251,7 @@ impl<'a> Reduction<'a> {
             Err(e) => return Err(e),
         };
         let stats = reducer.stats();
+        let odds = reducer.odds_report();
         let gate = reducer.gate_state();
         // The tree may be older than the best bytes (an interruption, the byte-level tail).
         let nodes_after = self
@@ -272,6 +290,7 @@ impl<'a> Reduction<'a> {
                 recorded: j.recorded(),
             }),
             timeout,
+            odds,
             stats,
         };
         Ok(Reduced { best, report })

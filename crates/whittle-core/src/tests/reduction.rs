@@ -163,3 +163,27 @@ fn a_report_reads_back_from_its_json_and_older_reports_read_with_defaults() {
     assert_eq!(old.test_runs, 0);
     assert!(old.stats.tests_by_move.is_empty());
 }
+
+#[test]
+fn the_report_gives_the_odds_the_speculation_learned() {
+    // ddmin over `a b c d`, interesting while `a` is there: at 2 parts, keeping `a b` wins, then
+    // keeping `a` wins; at 1 part, removing `a` (the empty file) fails. The odds are learned at
+    // every -j, in the sequential scan's order.
+    let test = |bytes: &[u8]| bytes.contains(&b'a');
+    for jobs in [1, 4] {
+        let reduced = Reduction::new(&Toy, &test, b"a b c d")
+            .algorithm(Algorithm::Ddmin)
+            .jobs(jobs)
+            .run()
+            .expect("runs");
+        assert_eq!(String::from_utf8_lossy(&reduced.best).trim(), "a");
+        let odds: Vec<_> = (reduced.report.odds.iter())
+            .map(|o| (o.kind.as_str(), o.won, o.tried))
+            .collect();
+        assert_eq!(
+            odds,
+            [("ddmin 1 parts", 0.0, 1.0), ("ddmin 2 parts", 2.0, 2.0)],
+            "-j {jobs}"
+        );
+    }
+}
