@@ -162,11 +162,16 @@ impl Run {
     }
 
     fn new(run: usize, split: Split, ended: Rc<Vec<Vec<usize>>>) -> Run {
-        let mut h = rustc_hash::FxHasher::default();
-        (split.id, run, &*ended).hash(&mut h);
+        let id = if run == 0 {
+            split.id
+        } else {
+            let mut h = rustc_hash::FxHasher::default();
+            (split.id, run, &*ended).hash(&mut h);
+            h.finish()
+        };
         Run {
             run,
-            id: if run == 0 { split.id } else { h.finish() },
+            id,
             split: Rc::new(split),
             ended,
         }

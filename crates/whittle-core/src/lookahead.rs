@@ -29,8 +29,10 @@ pub(crate) struct Lookahead {
     parsed: Option<Box<Parsed>>,
 }
 
-/// At most this many runs' first steps are chained after a template.
+/// At most this many runs' first steps are chained after a template, with at most about this
+/// many candidates in all (more than the plan looks at: building them walks the tree's levels).
 const CHAINED_RUNS: usize = 32;
+const CHAINED_CANDIDATES: usize = 1024;
 
 enum Step {
     /// ddmin over the items (HDD's deletions, an at-most-one template), from its first split on
@@ -68,7 +70,8 @@ impl Lookahead {
     /// every candidate fails: the first steps of the templates after it on this level; the
     /// level's next pass if a template of this pass changed it (`again`); the templates of the
     /// levels below; and past the last level, when another round follows (`round_again`, GTR*),
-    /// those of the next round from the top (at most [`CHAINED_RUNS`] runs). Templates and levels
+    /// those of the next round from the top (at most [`CHAINED_RUNS`] runs, and about
+    /// [`CHAINED_CANDIDATES`] candidates). Templates and levels
     /// without candidates cost no test, so they are skipped. While the candidates fail the tree
     /// stays as it is, so these are the candidates the algorithm renders next, in its order: the
     /// plan walks on through them (a run that ends its level's pass, or the last round, that
@@ -116,14 +119,15 @@ impl Lookahead {
         if round_again {
             order.extend(levels(0));
         }
-        let mut steps = Vec::new();
+        let (mut steps, mut candidates) = (Vec::new(), 0);
         let mut complete = true;
         for (l, j) in order {
-            if steps.len() >= CHAINED_RUNS {
+            if steps.len() >= CHAINED_RUNS || candidates >= CHAINED_CANDIDATES {
                 complete = false;
                 break;
             }
             if let Some(step) = Lookahead::template(r, v, l, j, templates[j].as_ref()) {
+                candidates += step.count();
                 steps.extend(step.steps);
             }
         }

@@ -15,6 +15,8 @@
 //!   out is cancelled.
 //! * Either way the verdicts land in the cache, and a later step waits for a test still running
 //!   instead of starting it again.
+//! * A speculative test (the plan's, the next step's) starts only while the processors have time
+//!   for it ([`Load::room`]); the current step's candidates start whenever a worker is free.
 //! * Two workers never test the same bytes at once: a candidate whose bytes are being tested
 //!   waits for that test.
 //! * An error counts only if its candidate is below the winner (a sequential scan would have run
