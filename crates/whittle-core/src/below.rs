@@ -84,21 +84,37 @@ impl Move {
         }
     }
 
-    /// The first candidate the move tests on a document with source `src` and lexicon `lex`:
-    /// `Some(None)` if it tests none, `None` if that is not known ahead (a search of its own).
-    fn first(self, src: &[u8], lex: &Lexicon) -> Option<Option<Splices>> {
+    /// The candidates the move tests on a document with source `src` and lexicon `lex` while
+    /// every one fails, in its order: a greedy sweep's items one at a time; a batch of changes
+    /// all at once, then ddmin's splits of them down to single ones. `None` if that is not known
+    /// ahead (a search of its own).
+    fn failing(self, src: &[u8], lex: &Lexicon) -> Option<Vec<Splices>> {
         match self {
             Move::Own(_) => None,
-            Move::Greedy(select) => {
-                Some(greedy_items(src, lex, select).first().map(|(span, a)| {
-                    let mut s = Splices::default();
-                    s.add(span.clone(), a.as_bytes());
-                    s
-                }))
-            }
+            Move::Greedy(select) => Some(
+                (greedy_items(src, lex, select).into_iter())
+                    .map(|(span, a)| {
+                        let mut s = Splices::default();
+                        s.add(span, a.as_bytes());
+                        s
+                    })
+                    .collect(),
+            ),
             Move::Changes(changes) => {
                 let all = changes(src, lex);
-                Some((!all.is_empty()).then(|| Splices::union(&all)))
+                if all.is_empty() {
+                    return Some(Vec::new());
+                }
+                let mut failing = vec![Splices::union(&all)];
+                if all.len() >= 2 {
+                    let split = Split::first(all.len(), 2);
+                    failing.extend(
+                        (0..split.chain_len())
+                            .filter_map(|i| split.chain_kept(i))
+                            .map(|kept| Splices::all_but(&all, &kept)),
+                    );
+                }
+                Some(failing)
             }
         }
     }
@@ -168,22 +184,33 @@ fn below_round(r: &mut Reducer<'_>, active: &MoveSet) -> Result<MoveSet, ReduceE
     Ok(changed)
 }
 
-/// The first candidate of the first move from `from` on (of those `active`) that tests one, over
-/// the document in `v`; `None` when a move whose first candidate is not known ahead comes first.
+/// What the moves from `from` on (of those `active`) test while every candidate fails, in order,
+/// over the document in `v` (about [`CHAINED_CANDIDATES`] at most), up to a move whose
+/// candidates are not known ahead: while nothing wins the text stays as it is, so a round that
+/// changes nothing takes a few rounds of tests rather than one per move. `None` if there are
+/// none.
 fn next_move(r: &Reducer<'_>, v: View<'_>, active: &MoveSet, from: usize) -> Option<Lookahead> {
     let lex = r.format().lexicon(v.doc)?;
     let src = v.doc.tree.source();
+    let mut candidates = Vec::new();
     for (&(_, m), _) in MOVES[from..]
         .iter()
         .zip(&active[from..])
         .filter(|(_, a)| **a)
     {
-        if let Some(first) = m.first(src, &lex)? {
-            return Some(Lookahead::splices(first));
+        if candidates.len() >= CHAINED_CANDIDATES {
+            break;
+        }
+        match m.failing(src, &lex) {
+            Some(failing) => candidates.extend(failing),
+            None => break,
         }
     }
-    None
+    Lookahead::chain(candidates.into_iter().map(|s| Some(Lookahead::splices(s))))
 }
+
+/// At most about this many candidates of the moves that follow one are offered ahead.
+const CHAINED_CANDIDATES: usize = 256;
 
 /// Consistent renaming: each name bound in the file (all its occurrences at once) to the
 /// shortest name that occurs nowhere in the file, the names that save the most bytes first.

@@ -428,3 +428,34 @@ fn idle_workers_start_the_template_two_runs_ahead_while_every_candidate_fails() 
     assert_eq!(runs[0].best, b"x(a b) y(c d)");
     assert_eq!(runs[0].best, runs[1].best);
 }
+
+#[test]
+fn idle_workers_start_a_move_two_moves_ahead_while_every_candidate_fails() {
+    // `auto` on `s_q foo   bar`, interesting while `q`, `foo` and `bar` are there: no node can
+    // go. Below the tree, emptying the literal (`s_ foo   bar`) fails; then the renamings fail
+    // (both names at once, then each alone); then the blanks at their minimum, `s_q foo bar`,
+    // win. The test of `s_ foo   bar` waits until `s_q foo bar` has started: looking at the next
+    // move's first candidate only reaches the renamings, and at `-j 8` the plan walks on through
+    // what the moves after it test while every candidate fails.
+    let has = |c: &[u8], w: &[u8]| c.windows(w.len()).any(|x| x == w);
+    let runs = run_waiting_at(
+        &[1, 8],
+        b"s_q foo   bar",
+        Algorithm::Auto,
+        &|c| c == b"s_ foo   bar",
+        &|c| c == b"s_q foo bar",
+        &|c| has(c, b"q") && has(c, b"foo") && has(c, b"bar"),
+    );
+    for (run, jobs) in runs.iter().zip([1, 8]) {
+        for tested in ["s_ foo   bar", "s_q foo bar"] {
+            assert!(
+                run.log.iter().any(|c| c == tested),
+                "-j {jobs}: {tested}: {:?}",
+                run.log
+            );
+        }
+        assert_eq!(run.seen, jobs > 1, "-j {jobs}: {:?}", run.log);
+    }
+    assert_eq!(runs[0].best, b"s_q foo bar");
+    assert_eq!(runs[0].best, runs[1].best);
+}
