@@ -87,12 +87,14 @@ impl Move {
     /// The candidates the move tests on a document with source `src` and lexicon `lex` while
     /// every one fails, in its order: a greedy sweep's items one at a time; a batch of changes
     /// all at once, then ddmin's splits of them down to single ones. `None` if that is not known
-    /// ahead (a search of its own).
-    fn failing(self, src: &[u8], lex: &Lexicon) -> Option<Vec<Splices>> {
+    /// ahead (a search of its own). At most `limit` of them (each of ddmin's is as long as the
+    /// batch).
+    fn failing(self, src: &[u8], lex: &Lexicon, limit: usize) -> Option<Vec<Splices>> {
         match self {
             Move::Own(_) => None,
             Move::Greedy(select) => Some(
                 (greedy_items(src, lex, select).into_iter())
+                    .take(limit)
                     .map(|(span, a)| {
                         let mut s = Splices::default();
                         s.add(span, a.as_bytes());
@@ -109,7 +111,7 @@ impl Move {
                 if all.len() >= 2 {
                     let split = Split::first(all.len(), 2);
                     failing.extend(
-                        (0..split.chain_len())
+                        (0..split.chain_len().min(limit.saturating_sub(1)))
                             .filter_map(|i| split.chain_kept(i))
                             .map(|kept| Splices::all_but(&all, &kept)),
                     );
@@ -198,10 +200,13 @@ fn next_move(r: &Reducer<'_>, v: View<'_>, active: &MoveSet, from: usize) -> Opt
         .zip(&active[from..])
         .filter(|(_, a)| **a)
     {
-        if candidates.len() >= CHAINED_CANDIDATES {
+        let Some(limit) = CHAINED_CANDIDATES
+            .checked_sub(candidates.len())
+            .filter(|&l| l > 0)
+        else {
             break;
-        }
-        match m.failing(src, &lex) {
+        };
+        match m.failing(src, &lex, limit) {
             Some(failing) => candidates.extend(failing),
             None => break,
         }
