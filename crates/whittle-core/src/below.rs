@@ -187,7 +187,7 @@ fn below_round(r: &mut Reducer<'_>, active: &MoveSet) -> Result<MoveSet, ReduceE
 }
 
 /// What the moves from `from` on (of those `active`) test while every candidate fails, in order,
-/// over the document in `v` (about [`CHAINED_CANDIDATES`] at most), up to a move whose
+/// over the document in `v` (at most [`CHAINED_CANDIDATES`]), up to a move whose
 /// candidates are not known ahead: while nothing wins the text stays as it is, so a round that
 /// changes nothing takes a few rounds of tests rather than one per move. `None` if there are
 /// none.
@@ -214,7 +214,7 @@ fn next_move(r: &Reducer<'_>, v: View<'_>, active: &MoveSet, from: usize) -> Opt
     Lookahead::chain(candidates.into_iter().map(|s| Some(Lookahead::splices(s))))
 }
 
-/// At most about this many candidates of the moves that follow one are offered ahead.
+/// At most this many candidates of the moves that follow one are offered ahead.
 const CHAINED_CANDIDATES: usize = 256;
 
 /// Consistent renaming: each name bound in the file (all its occurrences at once) to the
