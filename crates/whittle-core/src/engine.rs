@@ -384,7 +384,7 @@ impl<'a> Reducer<'a> {
         if self.jobs == 1 || self.pool.is_some() {
             return f(self);
         }
-        let pool = Arc::new(Pool::new(self.jobs));
+        let pool = Arc::new(Pool::new(self.jobs, self.judge.starts_processes()));
         let judge = self.judge.clone();
         std::thread::scope(|s| {
             for _ in 0..self.jobs {
@@ -463,7 +463,7 @@ impl<'a> Reducer<'a> {
         let found = match &self.pool {
             Some(pool) => pool.first_interesting(j, best, gate, count, make, render, next),
             None => {
-                let pool = Pool::new(self.jobs);
+                let pool = Pool::new(self.jobs, self.judge.starts_processes());
                 std::thread::scope(|s| {
                     for _ in 0..self.jobs.min(count.max(1)) {
                         s.spawn(|| pool.work(j));

@@ -422,6 +422,10 @@ impl Oracle for Journal<'_> {
     fn timeout_report(&self) -> Option<TimeoutReport> {
         self.inner.timeout_report()
     }
+
+    fn starts_processes(&self) -> bool {
+        self.inner.starts_processes()
+    }
 }
 
 impl Drop for Journal<'_> {

@@ -120,6 +120,11 @@ impl<'a> Judge<'a> {
         self.phase.lock().unwrap_or_else(|e| e.into_inner()).0
     }
 
+    /// Whether the oracle's tests start processes ([`Oracle::starts_processes`]).
+    pub(crate) fn starts_processes(&self) -> bool {
+        self.oracle.starts_processes()
+    }
+
     pub(crate) fn set_phase(&self, name: &'static str) {
         self.phase.lock().unwrap_or_else(|e| e.into_inner()).0 = name;
     }

@@ -10,7 +10,8 @@
 //! far ahead: the output is the same either way.
 //!
 //! The load is read from the first line of `/proc/stat` (Linux), at most every
-//! [`Load::INTERVAL`]; where there is none, the room stays `-j`. The line's format is one of the
+//! [`Load::INTERVAL`]; where there is none, the room stays `-j`, and so it does for an oracle
+//! that starts no process (an in-process predicate: the library's callers, the engine's tests). The line's format is one of the
 //! kernel's stable interfaces and the sum is a few lines, so no crate is used for it.
 
 use std::sync::Mutex;
@@ -42,11 +43,14 @@ impl Load {
     /// How often the load is read.
     pub(crate) const INTERVAL: Duration = Duration::from_millis(250);
 
-    pub(crate) fn new(jobs: usize) -> Load {
+    /// The room of a pool of `jobs` workers; without `aware` (tests that start no process, or
+    /// no `/proc/stat` to read) it is always `jobs`.
+    pub(crate) fn new(jobs: usize, aware: bool) -> Load {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let readable = aware && read_times().is_some();
         Load {
             jobs,
-            floor: cores.min(jobs),
+            floor: if readable { cores.min(jobs) } else { jobs },
             room: AtomicUsize::new(jobs),
             last: Mutex::new(None),
         }

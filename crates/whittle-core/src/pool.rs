@@ -139,10 +139,12 @@ enum Slot<C> {
 }
 
 impl Pool {
-    pub(crate) fn new(jobs: usize) -> Pool {
+    /// A pool of `jobs` workers; `load_aware`: speculative tests follow the processors' load
+    /// ([`Load`]), as they should when each test starts processes here.
+    pub(crate) fn new(jobs: usize, load_aware: bool) -> Pool {
         Pool {
             jobs,
-            load: Load::new(jobs),
+            load: Load::new(jobs, load_aware),
             state: Mutex::default(),
             work: Condvar::new(),
             done: Condvar::new(),

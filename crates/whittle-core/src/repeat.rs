@@ -62,6 +62,10 @@ impl Oracle for Repeat<'_> {
         self.inner.timeout_report()
     }
 
+    fn starts_processes(&self) -> bool {
+        self.inner.starts_processes()
+    }
+
     fn test(&self, candidate: &[u8], cancel: &dyn Fn() -> bool) -> Result<Verdict, OracleError> {
         let mut last = Verdict::Boring;
         for run in 0..self.times {

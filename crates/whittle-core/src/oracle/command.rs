@@ -166,4 +166,8 @@ impl Oracle for CommandOracle {
     fn timeout_report(&self) -> Option<TimeoutReport> {
         Some(self.limiter.report())
     }
+
+    fn starts_processes(&self) -> bool {
+        true
+    }
 }

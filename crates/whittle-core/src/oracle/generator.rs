@@ -269,6 +269,10 @@ impl Oracle for GeneratorOracle {
         self.test.timeout_report()
     }
 
+    fn starts_processes(&self) -> bool {
+        true
+    }
+
     fn test(&self, candidate: &[u8], cancel: &dyn Fn() -> bool) -> Result<Verdict, OracleError> {
         self.test_trace(candidate, cancel, true)
     }

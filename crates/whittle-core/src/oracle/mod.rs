@@ -80,6 +80,13 @@ pub trait Oracle: Sync {
         Vec::new()
     }
 
+    /// Whether each test starts processes on this machine (a command): a speculative test then
+    /// takes processor time from the tests that decide (see the pool's load rule, `load.rs`).
+    /// `false` by default (an in-process predicate).
+    fn starts_processes(&self) -> bool {
+        false
+    }
+
     /// The timeout policy and what it did, for the report; `None` for an oracle without one.
     fn timeout_report(&self) -> Option<TimeoutReport> {
         None

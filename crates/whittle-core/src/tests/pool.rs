@@ -282,6 +282,22 @@ fn run_waiting_at(
         .collect()
 }
 
+/// Checks that each run of [`run_waiting_at`] (at `jobs`) tested every candidate of `tested`,
+/// and that the awaited test started while the held one ran exactly where more than one worker
+/// ran.
+fn tested_and_seen(runs: &[Waited], jobs: &[usize], tested: &[&str]) {
+    for (run, jobs) in runs.iter().zip(jobs) {
+        for tested in tested {
+            assert!(
+                run.log.iter().any(|c| c == tested),
+                "-j {jobs}: {tested}: {:?}",
+                run.log
+            );
+        }
+        assert_eq!(run.seen, *jobs > 1, "-j {jobs}: {:?}", run.log);
+    }
+}
+
 #[test]
 fn the_next_level_starts_on_the_tree_the_run_leaves_before_the_commit() {
     // HDD over `x y b(c d)`, interesting while `x` and `c` are there. The top level's ddmin
@@ -383,16 +399,11 @@ fn idle_workers_start_the_next_literals_steps_while_a_literal_ends() {
         &|c| c == b"s_b s_g",
         &|c| has(c, b'b') && has(c, b'g'),
     );
-    for (run, jobs) in runs.iter().zip([1, 8]) {
-        for tested in ["s_abcd s_g", "s_ab s_g", "s_a s_g", "s_b s_g"] {
-            assert!(
-                run.log.iter().any(|c| c == tested),
-                "-j {jobs}: {tested}: {:?}",
-                run.log
-            );
-        }
-        assert_eq!(run.seen, jobs > 1, "-j {jobs}: {:?}", run.log);
-    }
+    tested_and_seen(
+        &runs,
+        &[1, 8],
+        &["s_abcd s_g", "s_ab s_g", "s_a s_g", "s_b s_g"],
+    );
     assert_eq!(runs[0].best, runs[1].best);
 }
 
@@ -415,16 +426,7 @@ fn idle_workers_start_the_template_two_runs_ahead_while_every_candidate_fails() 
         &|c| c == b"a y(c d)",
         &all,
     );
-    for (run, jobs) in runs.iter().zip([1, 8]) {
-        for tested in ["y(c d)", "a y(c d)"] {
-            assert!(
-                run.log.iter().any(|c| c == tested),
-                "-j {jobs}: {tested}: {:?}",
-                run.log
-            );
-        }
-        assert_eq!(run.seen, jobs > 1, "-j {jobs}: {:?}", run.log);
-    }
+    tested_and_seen(&runs, &[1, 8], &["y(c d)", "a y(c d)"]);
     assert_eq!(runs[0].best, b"x(a b) y(c d)");
     assert_eq!(runs[0].best, runs[1].best);
 }
@@ -446,16 +448,7 @@ fn idle_workers_start_a_move_two_moves_ahead_while_every_candidate_fails() {
         &|c| c == b"s_q foo bar",
         &|c| has(c, b"q") && has(c, b"foo") && has(c, b"bar"),
     );
-    for (run, jobs) in runs.iter().zip([1, 8]) {
-        for tested in ["s_ foo   bar", "s_q foo bar"] {
-            assert!(
-                run.log.iter().any(|c| c == tested),
-                "-j {jobs}: {tested}: {:?}",
-                run.log
-            );
-        }
-        assert_eq!(run.seen, jobs > 1, "-j {jobs}: {:?}", run.log);
-    }
+    tested_and_seen(&runs, &[1, 8], &["s_ foo   bar", "s_q foo bar"]);
     assert_eq!(runs[0].best, b"s_q foo bar");
     assert_eq!(runs[0].best, runs[1].best);
 }
