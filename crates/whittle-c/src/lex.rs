@@ -2,6 +2,7 @@
 //! numbers, blanks between tokens, and the replacement table (an expression by `0`, a compound
 //! statement by `{}`, a statement by `;`, a type by `int`).
 
+use whittle_core::{NodeId, Tree};
 use whittle_treesitter::LexSpec;
 
 /// Where a name is bound: declarators, tags, enumerators, macros, labels, and C++'s classes,
@@ -131,6 +132,12 @@ fn line_break_may_go(src: &[u8], at: usize) -> bool {
         && !before.trim_ascii_end().ends_with(b"\\")
 }
 
+/// `"x.h"` of `#include "x.h"`: the header's file name.
+fn is_include_path(tree: &Tree, n: NodeId) -> bool {
+    tree.parent(n)
+        .is_some_and(|p| tree.label(p) == "preproc_include" && tree.edge(n) == "path")
+}
+
 fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
 }
@@ -158,6 +165,7 @@ pub(crate) const LEX: LexSpec = LexSpec {
     bindings: BINDINGS,
     projections: &[],
     strings: &[("string_literal", 1, 1)],
+    references: is_include_path,
     comments: &["comment"],
     numbers: &["number_literal"],
     definitions: &[],

@@ -1,9 +1,10 @@
 //! The byte-level tail of [`crate::Algorithm::Auto`], for inputs that are not valid to begin
 //! with (the test is about a malformed file, so the format's gate switched itself off): the
 //! shortest interesting prefix, then ddmin over the characters of the whole file, then over its
-//! bytes, within a budget of oracle calls; and, when the result is a few bytes long, every
-//! shorter string over its bytes, so that the report can say the result is minimal, then the
-//! result with a run replaced by one of the format's delimiters that it lacks.
+//! bytes, within a budget of oracle calls; and, when the result is a few bytes long and the
+//! search is cheap beside the calls spent, every shorter string over its bytes, so that the
+//! report can say the result is minimal, then the result with a run replaced by one of the
+//! format's delimiters that it lacks.
 
 use crate::below::units;
 use crate::ddmin::ddmin_by;
@@ -18,6 +19,16 @@ const MIN_BUDGET: u64 = 200;
 
 /// The largest number of strings the exhaustive search tries.
 const EXHAUSTIVE_LIMIT: usize = 400;
+
+/// The search of every shorter string over the result's bytes rarely finds one (the result is
+/// 1-minimal already): it is a proof of minimality more than a reduction, so it runs only when
+/// it adds at most a quarter to the oracle calls spent so far, or has at most
+/// [`PROOF_ALWAYS`] strings. After a replacement made a 7-byte result 4 bytes long, the 85
+/// strings over its 4 bytes would cost more than the replacement search that found it.
+const PROOF_SHARE: usize = 4;
+
+/// The number of strings the proof of minimality may always try.
+const PROOF_ALWAYS: usize = 16;
 
 /// The longest result whose runs are tried replaced by a delimiter: the search is for the last
 /// few bytes, and its shortest candidates are far shorter than a longer result could become.
@@ -94,20 +105,28 @@ fn bytes_ddmin(r: &mut Reducer<'_>, chars: bool) -> Result<(), ReduceError> {
     Ok(())
 }
 
-/// Every string shorter than the best result over the bytes it contains, shortest first; the
-/// first interesting one is accepted and the search repeats from it. When the search ends
-/// without one, no shorter string over those bytes is interesting, and the reducer records the
-/// result as minimal. Then, or when there are too many such strings, for a result of at most
-/// [`REPLACE_MAX_LEN`] bytes, the result with one of its runs replaced by one of the format's
-/// delimiters that it does not hold, shortest first
-/// ([`replacements`]): `<a b="&` holds no `>`, so no string over its bytes is `<a>&`.
+/// Every string shorter than the best result over the bytes it contains, shortest first, where
+/// there are few enough of them ([`PROOF_SHARE`], [`PROOF_ALWAYS`]); the first interesting one
+/// is accepted and the search repeats from it. When the search ends without one, no shorter
+/// string over those bytes is interesting, and the reducer records the result as minimal.
+///
+/// Then, or when there are too many such strings, for a result of at most [`REPLACE_MAX_LEN`]
+/// bytes, the result with one of its runs replaced by one of the format's delimiters that it
+/// does not hold ([`replacements`]): `<a b="&` holds no `>`, so no string over its bytes is
+/// `<a>&`. After a win, ddmin over the bytes takes what the delimiter made unneeded (`<a >"&`
+/// becomes `<a>&`), and the search of shorter strings runs again; the replacements do not: each
+/// missing delimiter was tried at every place already, and a delimiter the result lacks now is
+/// one that the ddmin just removed.
 fn exhaustive(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
+    let mut replaced = false;
     loop {
         let best = r.best().to_vec();
         let mut alphabet = best.clone();
         alphabet.sort_unstable();
         alphabet.dedup();
-        let complete = match shorter_strings(&alphabet, best.len()) {
+        let calls = usize::try_from(r.stats().oracle_calls).unwrap_or(usize::MAX);
+        let affordable = EXHAUSTIVE_LIMIT.min(PROOF_ALWAYS.max(calls / PROOF_SHARE));
+        let complete = match shorter_strings(&alphabet, best.len(), affordable) {
             Some(candidates) => {
                 let found = r.first_interesting_by(
                     candidates.len(),
@@ -122,10 +141,8 @@ fn exhaustive(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
             }
             None => false,
         };
-        // Minimal over its own bytes, whatever the search below finds in its budget (a win
-        // starts the loop again, which says it anew).
         r.set_minimal(complete);
-        if best.len() > REPLACE_MAX_LEN {
+        if replaced || best.len() > REPLACE_MAX_LEN {
             return Ok(());
         }
         // Only the delimiters the result lacks: a run replaced by one of its own bytes is a
@@ -145,23 +162,25 @@ fn exhaustive(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
             |i| Some(candidates[i].clone()),
             |c, out| out.extend_from_slice(c),
         )?;
-        match found {
-            Some(f) => {
-                r.accept(&f);
-                r.set_minimal(false);
-            }
-            None => return Ok(()),
-        }
+        let Some(f) = found else {
+            return Ok(());
+        };
+        r.accept(&f);
+        r.set_minimal(false);
+        bytes_ddmin(r, false)?;
+        replaced = true;
     }
 }
 
 /// `best` with one run of at least two bytes replaced by one byte of `alphabet`: every such
-/// string, shortest first (in shortlex order), the first [`EXHAUSTIVE_LIMIT`] of them.
+/// string, the shortest runs first (the smallest changes, the likeliest to keep the file
+/// interesting; ddmin after a win takes the rest), in lexicographic order among strings of one
+/// length, the first [`EXHAUSTIVE_LIMIT`] of them.
 fn replacements(best: &[u8], alphabet: &[u8]) -> Vec<Vec<u8>> {
     let n = best.len();
     let mut out = Vec::new();
     // A run of `len` bytes replaced by one leaves `n - len + 1`.
-    for len in (2..=n).rev() {
+    for len in 2..=n {
         let mut level: Vec<Vec<u8>> = (0..=n - len)
             .flat_map(|start| {
                 alphabet.iter().map(move |&b| {
@@ -185,8 +204,8 @@ fn replacements(best: &[u8], alphabet: &[u8]) -> Vec<Vec<u8>> {
 }
 
 /// All strings over `alphabet` shorter than `len`, in shortlex order; `None` if there are more
-/// than [`EXHAUSTIVE_LIMIT`].
-fn shorter_strings(alphabet: &[u8], len: usize) -> Option<Vec<Vec<u8>>> {
+/// than `limit`.
+fn shorter_strings(alphabet: &[u8], len: usize, limit: usize) -> Option<Vec<Vec<u8>>> {
     let mut all: Vec<Vec<u8>> = vec![Vec::new()];
     let mut level: Vec<Vec<u8>> = vec![Vec::new()];
     for _ in 1..len {
@@ -200,7 +219,7 @@ fn shorter_strings(alphabet: &[u8], len: usize) -> Option<Vec<Vec<u8>>> {
                 })
             })
             .collect();
-        if all.len() + next.len() > EXHAUSTIVE_LIMIT {
+        if all.len() + next.len() > limit {
             return None;
         }
         all.extend(next.iter().cloned());
@@ -215,19 +234,20 @@ mod tests {
 
     #[test]
     fn shorter_strings_are_every_string_over_the_alphabet_in_shortlex_order() {
-        let all = shorter_strings(b"ab", 3).unwrap();
+        let all = shorter_strings(b"ab", 3, 7).unwrap();
         let expected: Vec<&[u8]> = vec![b"", b"a", b"b", b"aa", b"ab", b"ba", b"bb"];
         assert_eq!(all, expected);
+        assert!(shorter_strings(b"ab", 3, 6).is_none(), "7 strings > 6");
         assert!(
-            shorter_strings(b"abcdefghij", 4).is_none(),
+            shorter_strings(b"abcdefghij", 4, EXHAUSTIVE_LIMIT).is_none(),
             "1 + 10 + 100 + 1000 > 400"
         );
     }
 
     #[test]
-    fn replacements_put_one_byte_for_a_run_shortest_first() {
+    fn replacements_put_one_byte_for_a_run_shortest_run_first() {
         let all = replacements(b"abc", b"x");
-        let expected: Vec<&[u8]> = vec![b"x", b"ax", b"xc"];
+        let expected: Vec<&[u8]> = vec![b"ax", b"xc", b"x"];
         assert_eq!(all, expected);
         // `<a b="&` holds no `>`; with it as a delimiter, `<a>&` is among the strings of 4 bytes.
         let from = b"<a\tb=\"&";
@@ -235,7 +255,7 @@ mod tests {
         alphabet.push(b'>');
         let all = replacements(from, &alphabet);
         assert!(all.contains(&b"<a>&".to_vec()));
-        assert!(all.windows(2).all(|w| w[0].len() <= w[1].len()));
+        assert!(all.windows(2).all(|w| w[0].len() >= w[1].len()));
     }
 
     #[test]

@@ -7,7 +7,7 @@ use swc_ecma_ast::EsVersion;
 use swc_ecma_parser::{EsSyntax, Parser, StringInput, Syntax, lexer::Lexer};
 use whittle_core::{
     CompiledRules, Deletion, Document, Edit, Edits, Format, NodeId, ParseError, SubstituteByChild,
-    Template,
+    Template, Tree,
 };
 use whittle_treesitter::{Asi, LexSpec, Spec};
 
@@ -110,6 +110,7 @@ const LEX: LexSpec = LexSpec {
     ],
     projections: &[("member_expression", "property")],
     strings: &[("string", 1, 1)],
+    references: is_module_specifier,
     comments: &["comment"],
     numbers: &["number"],
     definitions: &[
@@ -198,6 +199,27 @@ const LEX: LexSpec = LexSpec {
     joinable: None,
     is_word,
 };
+
+/// The module an import, an export or a call of `require` or `import` names: `'x'` of
+/// `import a from 'x'`, `export * from 'x'`, `require('x')` and `import('x')`.
+fn is_module_specifier(tree: &Tree, n: NodeId) -> bool {
+    let Some(p) = tree.parent(n) else {
+        return false;
+    };
+    match tree.label(p) {
+        "import_statement" | "export_statement" => tree.edge(n) == "source",
+        "arguments" => tree.parent(p).is_some_and(|call| {
+            tree.label(call) == "call_expression"
+                && tree.children(p).first() == Some(&n)
+                && tree.children(call).iter().any(|&f| {
+                    tree.edge(f) == "function"
+                        && (tree.label(f) == "import"
+                            || (tree.label(f) == "identifier" && tree.text(f) == b"require"))
+                })
+        }),
+        _ => false,
+    }
+}
 
 fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80

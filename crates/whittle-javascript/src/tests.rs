@@ -806,3 +806,21 @@ fn auto_replaces_an_assignment_statement_by_its_right_hand_side() {
     let reduced = auto(b"a = \"x\\0y\";\n", &test);
     assert_eq!(String::from_utf8(reduced.best).unwrap(), "\"\\0\"");
 }
+
+#[test]
+fn module_specifiers_are_no_literals_to_shrink_but_other_strings_are() {
+    // The strings that name a module stay whole (a shorter name loads another module or none);
+    // a `require`'s second argument, a method called `require` and another function's argument
+    // name none.
+    let src = "const a = require('m1');\nimport b from 'm2';\nimport('m3');\nexport * from 'm4';\nrequire('s1', 's2');\no.require('s3');\nf('s4');\n";
+    let doc = JavaScript.parse(src.as_bytes()).expect("parses");
+    let lex = JavaScript.lexicon(&doc).expect("javascript has a lexicon");
+    let mut literals: Vec<&str> = lex
+        .tokens
+        .iter()
+        .filter(|t| matches!(t.kind, whittle_core::TokenKind::Literal { .. }))
+        .map(|t| &src[t.span.clone()])
+        .collect();
+    literals.sort_unstable();
+    assert_eq!(literals, ["'s2'", "'s3'", "'s4'"]);
+}

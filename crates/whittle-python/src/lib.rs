@@ -54,6 +54,8 @@ const LEX: LexSpec = LexSpec {
     ],
     projections: &[("attribute", "attribute")],
     strings: &[("string_content", 0, 0)],
+    // Python imports name modules by dotted names, not strings.
+    references: whittle_treesitter::no_references,
     comments: &["comment"],
     numbers: &["integer", "float"],
     definitions: &[("expression_statement", "assignment", "left", "right")],

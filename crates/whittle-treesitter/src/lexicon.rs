@@ -22,6 +22,11 @@ pub struct LexSpec {
     /// Kinds of string literals with the bytes of their opening and closing delimiters: their
     /// content shrinks.
     pub strings: &'static [(&'static str, usize, usize)],
+    /// Whether a string literal names something outside the file by its text (the module an
+    /// import or a `require` loads, the header an `#include` reads). Its content never shrinks:
+    /// a shorter name names another module or none, so the test refuses every such candidate
+    /// wherever the file still needs the import (the tree moves try the import itself).
+    pub references: fn(&Tree, NodeId) -> bool,
     /// Kinds of comments, whose text shrinks between its delimiters (`/*` `*/`, `//`, `#`).
     pub comments: &'static [&'static str],
     /// Kinds of number literals.
@@ -100,7 +105,9 @@ pub fn lexicon_with_free_names(spec: &LexSpec, doc: &Document) -> Lexicon {
                 span: span.clone(),
                 kind: TokenKind::Number,
             });
-        } else if let Some(&(_, open, close)) = spec.strings.iter().find(|s| s.0 == kind) {
+        } else if let Some(&(_, open, close)) = spec.strings.iter().find(|s| s.0 == kind)
+            && !(spec.references)(tree, n)
+        {
             tokens.push(Token {
                 span: span.clone(),
                 kind: TokenKind::Literal { open, close },
@@ -363,6 +370,11 @@ fn with_its_line(source: &[u8], span: Range<usize>) -> Range<usize> {
 }
 
 /// Whether name node `n` binds its name (see [`LexSpec::bindings`]).
+/// For [`LexSpec::references`]: a language whose string literals never name a file or module.
+pub fn no_references(_: &Tree, _: NodeId) -> bool {
+    false
+}
+
 fn is_bound(spec: &LexSpec, tree: &Tree, n: NodeId) -> bool {
     let context = |m: NodeId| tree.parent(m).map(|p| (tree.label(p), tree.edge(m)));
     let Some(here) = context(n) else {

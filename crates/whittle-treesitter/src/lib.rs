@@ -15,7 +15,7 @@ mod lexicon;
 mod mask;
 mod render;
 
-pub use lexicon::{LexSpec, keep_renamable_names, lexicon, lexicon_with_free_names};
+pub use lexicon::{LexSpec, keep_renamable_names, lexicon, lexicon_with_free_names, no_references};
 pub use mask::{Optional, gnu_attributes};
 pub use render::{Asi, render, tidy};
 

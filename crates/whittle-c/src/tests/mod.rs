@@ -467,3 +467,17 @@ fn line_breaks_go_but_around_preprocessor_lines_and_after_line_comments() {
         "#define M \\\r\n  3\r\nint y;"
     );
 }
+
+#[test]
+fn an_include_path_is_no_literal_to_shrink_but_other_strings_are() {
+    let src = "#include \"local.h\"\nconst char *s = \"text\";\n";
+    let doc = C.parse(src.as_bytes()).expect("parses");
+    let lex = C.lexicon(&doc).expect("a lexicon");
+    let literals: Vec<&str> = lex
+        .tokens
+        .iter()
+        .filter(|t| matches!(t.kind, TokenKind::Literal { .. }))
+        .map(|t| &src[t.span.clone()])
+        .collect();
+    assert_eq!(literals, ["\"text\""]);
+}
