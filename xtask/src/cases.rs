@@ -42,6 +42,10 @@ pub(crate) struct Case {
     pub(crate) gate_rejections_column: bool,
     /// A line printed under the case's table (markdown), such as other reducers' figures.
     pub(crate) note: Option<String>,
+    /// The smallest result of another reducer as measured elsewhere and reported with the case
+    /// (the peer cases of `../shared/bench-data/peer-cases/README.md`), for the table of calls
+    /// to reach the other's size where that reducer does not run here.
+    pub(crate) peer: Option<Peer>,
     /// An npm package the oracle needs, which the benchmark installs itself under
     /// `target/bench-tools/` (as `setup_tools.sh` does); without it the case is skipped.
     pub(crate) npm: Option<NpmTool>,
@@ -68,6 +72,18 @@ pub(crate) struct Case {
     /// whose figures are times, so that the load of many tests at once cannot turn a slow
     /// test into a timeout and change the counts.
     pub(crate) whittle_timeout_seconds: Option<u64>,
+}
+
+/// Another reducer's smallest result on a case, as reported with it: not measured here.
+#[derive(Clone, Debug, Deserialize, serde::Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Peer {
+    /// Its name (`lithium`, `picire and lithium`).
+    pub(crate) reducer: String,
+    pub(crate) bytes: u64,
+    /// Its test runs, through a counting wrapper.
+    pub(crate) calls: u64,
+    pub(crate) jobs: usize,
 }
 
 /// The timeout of one test when a case sets none: longer than any original input's test takes.

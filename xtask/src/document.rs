@@ -296,7 +296,10 @@ pub(crate) fn comparison(
     }
     d.push_str(&crate::summary::headline(&runs));
     d.push('\n');
-    let reach = crate::reach::reach_table(&runs);
+    let peers: Vec<(&str, &crate::cases::Peer)> = (cases.iter())
+        .filter_map(|c| c.peer.as_ref().map(|p| (c.id.as_str(), p)))
+        .collect();
+    let reach = crate::reach::reach_table(&runs, &peers);
     if !reach.is_empty() {
         let _ = writeln!(
             d,
@@ -308,7 +311,10 @@ pub(crate) fn comparison(
              oracle calls whittle had started when its best result first had at most the other's \
              bytes (the counting wrapper logs each new best size, `best PID BYTES`): the same \
              work, also where the other reducer stops early with a larger file. *not logged*: a \
-             run of before the wrapper logged it.\n"
+             run of before the wrapper logged it. *reported*: for a case whose other reducers \
+             do not run here, the smallest result reported with it (the peer cases of \
+             `../shared/bench-data/peer-cases/README.md`, measured on a machine of this kind \
+             with the same test and counting wrapper).\n"
         );
         d.push_str(&reach);
         d.push('\n');

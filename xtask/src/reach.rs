@@ -4,8 +4,18 @@
 //! the other reducer stops early with a large file (treereduce ends numbro at 3.5 KB in 1 416
 //! calls; whittle goes on to 12 B): the calls to the same size compare the same work.
 
+use crate::cases::Peer;
 use crate::cells::{LEFT, RIGHT, Table, cell, group_digits};
 use crate::summary::{DEFAULT_REDUCER, Run};
+
+/// The other result a case's row compares with: a run measured here, or one reported with the
+/// case ([`Peer`]).
+struct Other {
+    name: String,
+    jobs: usize,
+    bytes: u64,
+    calls: u64,
+}
 
 /// Whether `r` is a result of another reducer that counts and whose output passes the case's
 /// check of the format (or the case has none).
@@ -14,8 +24,9 @@ fn valid_other(r: &Run) -> bool {
 }
 
 /// The table, or the empty string when no case has both a default run and another reducer's
-/// valid result.
-pub(crate) fn reach_table(runs: &[Run]) -> String {
+/// valid result. `peers` are the results reported with a case (`case id`, result), marked so in
+/// the table; a measured result of the same size and calls is preferred.
+pub(crate) fn reach_table(runs: &[Run], peers: &[(&str, &Peer)]) -> String {
     let mut table = Table::new([
         ("case", LEFT),
         ("smallest valid other result", LEFT),
@@ -31,10 +42,21 @@ pub(crate) fn reach_table(runs: &[Run]) -> String {
     let mut rows = 0;
     for case in cases {
         let on_case = || runs.iter().filter(move |r| r.case == case);
-        let Some(other) = on_case()
-            .filter(|r| valid_other(r))
-            .min_by_key(|r| (r.bytes_after, r.calls))
-        else {
+        let measured = on_case().filter(|r| valid_other(r)).map(|r| Other {
+            name: cell(&r.reducer),
+            jobs: r.jobs,
+            bytes: r.bytes_after,
+            calls: r.calls,
+        });
+        let reported = (peers.iter())
+            .filter(|(id, _)| *id == case)
+            .map(|(_, p)| Other {
+                name: format!("{} (reported)", cell(&p.reducer)),
+                jobs: p.jobs,
+                bytes: p.bytes,
+                calls: p.calls,
+            });
+        let Some(other) = measured.chain(reported).min_by_key(|o| (o.bytes, o.calls)) else {
             continue;
         };
         // whittle at the other's `-j` where it ran there, else at its largest.
@@ -44,7 +66,7 @@ pub(crate) fn reach_table(runs: &[Run]) -> String {
         else {
             continue;
         };
-        let reach = w.call_log.calls_to_reach(other.bytes_after);
+        let reach = w.call_log.calls_to_reach(other.bytes);
         let (reach_cell, share) = match reach {
             Some(c) if other.calls > 0 => (
                 group_digits(c),
@@ -56,8 +78,8 @@ pub(crate) fn reach_table(runs: &[Run]) -> String {
         };
         table.row(&[
             cell(case),
-            format!("{} (-j {})", cell(&other.reducer), other.jobs),
-            group_digits(other.bytes_after),
+            format!("{} (-j {})", other.name, other.jobs),
+            group_digits(other.bytes),
             group_digits(other.calls),
             group_digits(w.bytes_after),
             format!("{} (-j {})", group_digits(w.calls), w.jobs),

@@ -94,6 +94,9 @@ pub(crate) struct CaseSection {
     pub(crate) rows: Vec<Row>,
     /// A line under the table (markdown), such as other reducers' figures.
     pub(crate) note: Option<String>,
+    /// Another reducer's smallest result as reported with the case (not measured here).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) peer: Option<crate::cases::Peer>,
     pub(crate) outputs: Vec<Output>,
     /// Why the case did not run, if it did not (then it has no rows).
     pub(crate) not_run: Option<NotRun>,

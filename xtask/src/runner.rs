@@ -529,6 +529,7 @@ pub(crate) fn section_head(case: &Case, input: String, quick: bool) -> CaseSecti
             check: case.check.as_ref().map(|c| c.name.clone()),
         },
         note: case.note.clone(),
+        peer: case.peer.clone(),
         ..CaseSection::default()
     }
 }

@@ -54,7 +54,7 @@ fn whittle_is_compared_with_the_smallest_valid_other_result_by_calls_to_the_same
         },
         run("d", "whittle auto", 2, 7, 117),
     ];
-    let t = reach_table(&runs);
+    let t = reach_table(&runs, &[]);
     let rows: Vec<&str> = t.lines().skip(2).collect();
     assert_eq!(
         rows,
@@ -65,8 +65,40 @@ fn whittle_is_compared_with_the_smallest_valid_other_result_by_calls_to_the_same
         ]
     );
     assert_eq!(
-        reach_table(&runs[8..]),
+        reach_table(&runs[8..], &[]),
         "",
         "no valid other result: no table"
+    );
+}
+
+#[test]
+fn a_result_reported_with_the_case_is_compared_where_no_other_reducer_ran_here() {
+    use crate::cases::Peer;
+    let peer = |reducer: &str, bytes, calls| Peer {
+        reducer: reducer.into(),
+        bytes,
+        calls,
+        jobs: 2,
+    };
+    let (lithium, picire) = (peer("lithium", 25, 104), peer("picire", 30, 90));
+    let runs = vec![
+        // Case e: only whittle ran here; it was at 25 B or less from its 19th call on.
+        with_progress(
+            run("e", "whittle auto", 2, 25, 30),
+            &[(1, 17_009), (9, 433), (19, 25)],
+        ),
+        // Case f: a measured result smaller than the reported one is the one compared.
+        run("f", "C-Vise", 2, 20, 500),
+        with_progress(run("f", "whittle auto", 2, 12, 40), &[(1, 90), (10, 20)]),
+    ];
+    let peers = [("e", &lithium), ("f", &picire), ("g", &lithium)];
+    let t = reach_table(&runs, &peers);
+    let rows: Vec<&str> = t.lines().skip(2).collect();
+    assert_eq!(
+        rows,
+        [
+            "| e | lithium (reported) (-j 2) | 25 | 104 | 25 | 30 (-j 2) | 19 | 18 % |",
+            "| f | C-Vise (-j 2) | 20 | 500 | 12 | 40 (-j 2) | 10 | 2 % |",
+        ]
     );
 }
