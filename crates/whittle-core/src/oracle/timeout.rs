@@ -66,8 +66,13 @@ pub struct Adaptive {
 }
 
 /// How much slower than the slowest timed run of the original a later run would have to be for
-/// the limit to leave its floor, before the original is not timed again.
-const FLOOR_MARGIN: f64 = 4.0;
+/// the limit to leave its floor, before the original is not timed again. At 1, the original is
+/// timed again only while its runs set the limit above the floor: below it, the floor is already
+/// more than `factor` × every run so far, and the first run, the cold one, is the slowest as a
+/// rule, so a rerun would move nothing (each rerun is a test run a user on a cluster pays for,
+/// and one that a reducer without the calibration does not make: a 160 ms test was run five
+/// times before the reduction began).
+const FLOOR_MARGIN: f64 = 1.0;
 
 impl Default for Adaptive {
     fn default() -> Adaptive {
@@ -281,7 +286,7 @@ impl Limiter {
             Timeout::Adaptive(rule) => {
                 // Timing a fast original again matters only if a run could move the limit off
                 // its floor, which one [`FLOOR_MARGIN`] times slower than the slowest so far
-                // would not (a test of 20 ms: 5 × 4 × 20 ms < 1 s).
+                // would not (a test of 150 ms: 5 × 150 ms < 1 s).
                 let slowest = s.original.iter().map(|r| r.1).max().unwrap_or_default();
                 let at_floor = !s.original.is_empty()
                     && slowest.as_secs_f64() * rule.factor * FLOOR_MARGIN
