@@ -2,7 +2,7 @@
 //! numbers, blanks between tokens, and the replacement table (an expression by `0`, a compound
 //! statement by `{}`, a statement by `;`, a type by `int`).
 
-use whittle_core::{NodeId, Tree};
+use whittle_core::{NodeId, Token, TokenKind, Tree};
 use whittle_treesitter::LexSpec;
 
 /// Where a name is bound: declarators, tags, enumerators, macros, labels, and C++'s classes,
@@ -130,6 +130,34 @@ fn line_break_may_go(src: &[u8], at: usize) -> bool {
         && !starts_directive(after)
         && !before.windows(2).any(|w| w == b"//")
         && !before.trim_ascii_end().ends_with(b"\\")
+}
+
+/// The kinds of C++ template parameters that declare a type, `typename T` or `class T`.
+const TYPE_PARAMETERS: &[&str] = &[
+    "type_parameter_declaration",
+    "variadic_type_parameter_declaration",
+    "optional_type_parameter_declaration",
+];
+
+/// The `typename` keyword that opens a type template parameter, as the shorter `class`, which
+/// means the same there (C++ [temp.param]: "There is no semantic difference between `class` and
+/// `typename` in a type-parameter-key"), all at once: `template<typename T>` becomes
+/// `template<class T>`. Elsewhere (`typename T::type`, a dependent name) `typename` is another
+/// node and stays.
+pub(crate) fn typename_keywords(tree: &Tree) -> impl Iterator<Item = Token> + '_ {
+    tree.nodes()
+        .filter(|&n| TYPE_PARAMETERS.contains(&tree.label(n)))
+        .filter_map(|n| {
+            let text = tree.text(n);
+            let word_ends = text.get(8).is_none_or(|&b| !is_word(b));
+            (text.starts_with(b"typename") && word_ends).then(|| {
+                let start = tree.span(n).start;
+                Token {
+                    span: start..start + 8,
+                    kind: TokenKind::Shorter("class"),
+                }
+            })
+        })
 }
 
 /// `"x.h"` of `#include "x.h"`: the header's file name.

@@ -159,6 +159,7 @@ impl Format for CFamily {
             }
         }
         whittle_treesitter::keep_renamable_names(self.lex, src, &mut lexicon.tokens);
+        lexicon.tokens.extend(lex::typename_keywords(tree));
         Some(lexicon)
     }
 

@@ -92,3 +92,22 @@ fn a_namespace_is_erased_with_its_qualifiers_and_using_directives() {
         ]
     );
 }
+
+#[test]
+fn a_type_template_parameters_typename_may_become_class_but_a_dependent_name_keeps_it() {
+    // Three type parameters open with `typename` (one unnamed, one variadic, one with a
+    // default); `class U` is short already, and `typename T::type` names a member type.
+    let src = "template<typename, class U, typename... Ts, typename V = int>\nstruct s { typename U::type x; };\n";
+    let doc = CPP.parse(src.as_bytes()).expect("parses");
+    let lex = CPP.lexicon(&doc).expect("a lexicon");
+    let shorter: Vec<(&str, usize)> = lex
+        .tokens
+        .iter()
+        .filter(|t| t.kind == TokenKind::Shorter("class"))
+        .map(|t| (&src[t.span.clone()], t.span.start))
+        .collect();
+    assert_eq!(
+        shorter,
+        [("typename", 9), ("typename", 28), ("typename", 44)]
+    );
+}
