@@ -143,6 +143,24 @@ fn the_byte_tail_cuts_what_follows_the_interesting_prefix_by_binary_search() {
 }
 
 #[test]
+fn the_byte_tail_skips_the_proof_of_minimality_when_it_would_cost_more_than_the_reduction() {
+    // Interesting while the file starts with `wxyz`: the tail's binary search finds the prefix
+    // (lengths 19, 10, 5, 3 and 4: 5 tests) and ddmin over its bytes removes none (`yz`, `wx`,
+    // then `xyz`, `wyz`, `wxz`; `wxy` was tried: 5 tests). The 85 strings shorter than `wxyz`
+    // over its 4 bytes are more than a quarter of the dozen tests spent (and more than 16), so
+    // they are not tried, and the report does not call the result minimal.
+    let test = |bytes: &[u8]| bytes.starts_with(b"wxyz");
+    let input = b"wxyz!abcdefghijklmnopqrstuvwxyz0123456";
+    let reduced = Reduction::new(&Blob, &test, input)
+        .algorithm(Algorithm::Auto)
+        .run()
+        .expect("runs");
+    assert_eq!(reduced.best, b"wxyz");
+    assert!(!reduced.report.minimal);
+    assert_eq!(reduced.report.stats.tests_by_move.get("bytes"), Some(&10));
+}
+
+#[test]
 fn hoisting_replaces_a_node_by_a_deeper_one_of_its_kind() {
     // Interesting: the input, and `a(x)`. Every single edit of GTR* (a deletion, a node in its
     // parent's place) makes something else; hoisting puts the inner `a(x)` in the outer `a`'s
