@@ -369,12 +369,12 @@ fn with_its_line(source: &[u8], span: Range<usize>) -> Range<usize> {
     }
 }
 
-/// Whether name node `n` binds its name (see [`LexSpec::bindings`]).
 /// For [`LexSpec::references`]: a language whose string literals never name a file or module.
 pub fn no_references(_: &Tree, _: NodeId) -> bool {
     false
 }
 
+/// Whether name node `n` binds its name (see [`LexSpec::bindings`]).
 fn is_bound(spec: &LexSpec, tree: &Tree, n: NodeId) -> bool {
     let context = |m: NodeId| tree.parent(m).map(|p| (tree.label(p), tree.edge(m)));
     let Some(here) = context(n) else {
