@@ -446,11 +446,12 @@ fn statements_that_come_to_meet_do_not_join() {
         delete("expression_statement", "x\n  ;"),
         "{\n  (b)\n}\n",
     );
-    // Neighbours of the input keep their bytes when something else in the list is edited.
+    // Neighbours of the input keep their bytes when something else in the list is edited (the
+    // file's last statement deleted takes the line break that ends the file with it).
     check(
         "function f() {}\n(b)\nc; d;\n",
         delete("expression_statement", "d;"),
-        "function f() {}\n(b)\nc; \n",
+        "function f() {}\n(b)\nc; ",
     );
 }
 

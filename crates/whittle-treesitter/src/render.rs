@@ -64,7 +64,10 @@ enum Task {
 /// * A deleted child takes one adjacent separator with it (the one after it, or, for the last
 ///   kept child, the one before it), so `f(a, b, c)` without `b` is `f(a, c)` and without `c` is
 ///   `f(a, b)`; a gap of white space with a line break counts as a separator too, so a deleted
-///   statement takes its line with it.
+///   statement takes its line with it. The file's last statement takes the white space that
+///   ends the file with it too, so that a candidate never differs from another by a trailing
+///   line break alone, nor is the empty file written as a line break (`a();⏎b();⏎` without
+///   `b();` is `a();`, without both it is empty, which was tested at the start).
 /// * When `spec.reindent` is set and a node is replaced by a descendant that starts a line at
 ///   another indentation, every following line of the descendant's text has that indentation
 ///   prefix swapped for the node's own, except lines inside protected nodes (multi-line strings).
@@ -188,6 +191,13 @@ fn push_body(tree: &Tree, edits: &Edits, spec: &Spec, n: NodeId, stack: &mut Vec
             let mut start = g.start;
             if !any_kept && let Some(len) = leading_separator(spec, &src[g.clone()]) {
                 start += len;
+            }
+            // The file's last statement deleted takes the white space that ends the file with
+            // it, as a statement takes its line: the last kept one then ends the file, and with
+            // none kept the file is empty, not a line break.
+            let file_end = tree.parent(n).is_none() && !kept[i];
+            if file_end && src[start..g.end].iter().all(|&b| is_blank(b)) {
+                start = g.end;
             }
             seq.push(Task::Copy(start, g.end));
         } else if is_separator(spec, &src[g.clone()]) {
