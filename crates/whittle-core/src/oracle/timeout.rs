@@ -277,8 +277,12 @@ impl Limiter {
     }
 
     /// Whether the original input should be timed once more: with the adaptive policy, while it
-    /// ran fewer than `calibration_runs` times and for less than `calibration_time` in all, and
-    /// another run could still raise the limit above its floor.
+    /// ran fewer than `calibration_runs` times and for less than `calibration_time` in all,
+    /// another run could still raise the limit above its floor, and the last run was the slowest
+    /// so far. A rerun that is faster than an earlier run shows that the earlier one was the cold
+    /// start: the limit, 5 × the slowest, already covers the runs to come, and timing on could
+    /// only make the calibration cost more (node's 250 ms cold start and 160 ms reruns were timed
+    /// five times in all; now twice).
     pub(crate) fn wants_calibration(&self) -> bool {
         let s = self.lock();
         match self.policy {
@@ -291,9 +295,11 @@ impl Limiter {
                 let at_floor = !s.original.is_empty()
                     && slowest.as_secs_f64() * rule.factor * FLOOR_MARGIN
                         <= rule.floor.as_secs_f64();
+                let falling = s.original.last().is_some_and(|last| last.1 < slowest);
                 s.original.len() < rule.calibration_runs
                     && s.original.iter().map(|r| r.1).sum::<Duration>() < rule.calibration_time
                     && !at_floor
+                    && !falling
             }
         }
     }
