@@ -65,9 +65,10 @@ enum Task {
 ///   kept child, the one before it), so `f(a, b, c)` without `b` is `f(a, c)` and without `c` is
 ///   `f(a, b)`; a gap of white space with a line break counts as a separator too, so a deleted
 ///   statement takes its line with it. The file's last statement takes the white space that
-///   ends the file with it too, so that a candidate never differs from another by a trailing
-///   line break alone, nor is the empty file written as a line break (`a();⏎b();⏎` without
-///   `b();` is `a();`, without both it is empty, which was tested at the start).
+///   ends the file with it too, so that the candidates made after it carry no final line break
+///   that a later move would take off (and test them again without), nor is the empty file
+///   written as a line break (`a();⏎b();⏎` without `b();` is `a();`, without both it is empty,
+///   which was tested at the start).
 /// * When `spec.reindent` is set and a node is replaced by a descendant that starts a line at
 ///   another indentation, every following line of the descendant's text has that indentation
 ///   prefix swapped for the node's own, except lines inside protected nodes (multi-line strings).
