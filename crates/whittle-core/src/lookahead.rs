@@ -131,17 +131,17 @@ impl Lookahead {
                 steps.extend(step.steps);
             }
         }
-        let runs = (!steps.is_empty()).then_some(Lookahead {
-            steps,
-            parsed: None,
-        });
-        (runs, complete)
+        (Lookahead::of(steps), complete)
     }
 
     /// The steps of `parts`, one after the other (all over the same tree); `None` if there are
     /// none.
     pub(crate) fn chain(parts: impl IntoIterator<Item = Option<Lookahead>>) -> Option<Lookahead> {
-        let steps: Vec<Step> = parts.into_iter().flatten().flat_map(|l| l.steps).collect();
+        Lookahead::of(parts.into_iter().flatten().flat_map(|l| l.steps).collect())
+    }
+
+    /// `steps` over the current tree; `None` if there are none.
+    fn of(steps: Vec<Step>) -> Option<Lookahead> {
         (!steps.is_empty()).then_some(Lookahead {
             steps,
             parsed: None,
@@ -178,10 +178,7 @@ impl Lookahead {
 
     /// The first sweep of Alg. 5 (or of HDD+, or over what the rules forbid) over `items`.
     pub(crate) fn scan(items: Vec<(NodeId, Edit)>) -> Option<Self> {
-        (!items.is_empty()).then_some(Lookahead {
-            steps: vec![Step::Scan { items }],
-            parsed: None,
-        })
+        (!items.is_empty()).then(|| Lookahead::of(vec![Step::Scan { items }]))?
     }
 
     /// The format's tidy rendering of the tree in `v` ([`crate::Format::tidy`]), which

@@ -60,19 +60,9 @@ pub struct Adaptive {
     /// The original input is tested again while fewer than this many runs were timed (5)…
     pub calibration_runs: usize,
     /// …and while they took less than this in all (1 s): a fast test is timed several times,
-    /// unless its runs are so fast that only a run [`FLOOR_MARGIN`] times slower than the
-    /// slowest so far would raise the limit above `floor`.
+    /// unless `factor` × its slowest run so far leaves the limit at `floor`.
     pub calibration_time: Duration,
 }
-
-/// How much slower than the slowest timed run of the original a later run would have to be for
-/// the limit to leave its floor, before the original is not timed again. At 1, the original is
-/// timed again only while its runs set the limit above the floor: below it, the floor is already
-/// more than `factor` × every run so far, and the first run, the cold one, is the slowest as a
-/// rule, so a rerun would move nothing (each rerun is a test run a user on a cluster pays for,
-/// and one that a reducer without the calibration does not make: a 160 ms test was run five
-/// times before the reduction began).
-const FLOOR_MARGIN: f64 = 1.0;
 
 impl Default for Adaptive {
     fn default() -> Adaptive {
@@ -288,13 +278,14 @@ impl Limiter {
         match self.policy {
             Timeout::Fixed(_) => false,
             Timeout::Adaptive(rule) => {
-                // Timing a fast original again matters only if a run could move the limit off
-                // its floor, which one [`FLOOR_MARGIN`] times slower than the slowest so far
-                // would not (a test of 150 ms: 5 × 150 ms < 1 s).
+                // Timed again only while the runs set the limit above its floor (a test of
+                // 150 ms: 5 × 150 ms < 1 s): below it, the floor is already more than `factor` ×
+                // every run, and the first run, the cold one, is the slowest as a rule, so a
+                // rerun would move nothing; each is a test run a user on a cluster pays for (a
+                // 160 ms test was once run five times before the reduction began).
                 let slowest = s.original.iter().map(|r| r.1).max().unwrap_or_default();
                 let at_floor = !s.original.is_empty()
-                    && slowest.as_secs_f64() * rule.factor * FLOOR_MARGIN
-                        <= rule.floor.as_secs_f64();
+                    && slowest.as_secs_f64() * rule.factor <= rule.floor.as_secs_f64();
                 let falling = s.original.last().is_some_and(|last| last.1 < slowest);
                 s.original.len() < rule.calibration_runs
                     && s.original.iter().map(|r| r.1).sum::<Duration>() < rule.calibration_time

@@ -199,15 +199,17 @@ fn a_resumed_reduction_takes_the_originals_timings_from_its_journal_and_runs_no_
     }
 }
 
+/// An oracle that runs `true` (milliseconds) under the adaptive timeout.
+fn oracle() -> CommandOracle {
+    CommandOracle::new(
+        "true",
+        Path::new("t.toy"),
+        Timeout::Adaptive(Adaptive::default()),
+    )
+}
+
 #[test]
 fn restored_timings_count_as_runs_of_the_original_and_only_the_missing_ones_run() {
-    let oracle = || {
-        CommandOracle::new(
-            "true",
-            Path::new("t.toy"),
-            Timeout::Adaptive(Adaptive::default()),
-        )
-    };
     let told = std::sync::Mutex::new(Vec::new());
     let timed = |runs: &[crate::OriginalRun]| {
         told.lock().unwrap().push(runs.to_vec());
@@ -253,13 +255,6 @@ fn restored_timings_count_as_runs_of_the_original_and_only_the_missing_ones_run(
 
 #[test]
 fn an_original_whose_runs_leave_the_limit_at_its_floor_is_not_timed_again() {
-    let oracle = || {
-        CommandOracle::new(
-            "true",
-            Path::new("t.toy"),
-            Timeout::Adaptive(Adaptive::default()),
-        )
-    };
     let told = std::sync::Mutex::new(0);
     let timed = |_: &[crate::OriginalRun]| {
         *told.lock().unwrap() += 1;
