@@ -202,6 +202,13 @@ pub(crate) fn same_outputs(produced: &[Option<Vec<u8>>]) -> Option<bool> {
     Some(all.windows(2).all(|w| w[0] == w[1]))
 }
 
+/// An algorithm of a case's plan: whittle's `--algorithm` and the options after it
+/// (`ddmin --merge-wins`).
+pub(crate) fn algorithm_flags(algorithm: &str) -> (&str, Vec<&str>) {
+    let mut words = algorithm.split_whitespace();
+    (words.next().unwrap_or(""), words.collect())
+}
+
 /// Reduces a case's input once; returns the row, the output bytes and the output's path.
 pub(crate) fn reduce_once(
     runner: &Runner<'_>,
@@ -215,7 +222,13 @@ pub(crate) fn reduce_once(
         lang,
         rules,
     } = step;
-    let tag = algorithm.replace('*', "star").replace('+', "plus");
+    // An algorithm of a case may carry whittle's options after its name (`ddmin --merge-wins`):
+    // a row of its own.
+    let (name, flags) = algorithm_flags(algorithm);
+    let tag = algorithm
+        .replace('*', "star")
+        .replace('+', "plus")
+        .replace(' ', "");
     let dir = runner.work.join(&case.id).join(format!(
         "{tag}-{lang}-j{jobs}{}",
         if rules { "" } else { "-norules" }
@@ -240,7 +253,7 @@ pub(crate) fn reduce_once(
         "--lang".into(),
         lang.into(),
         "--algorithm".into(),
-        algorithm.into(),
+        name.into(),
         "-j".into(),
         jobs.to_string().into(),
         "--report".into(),
@@ -255,6 +268,7 @@ pub(crate) fn reduce_once(
     if !rules {
         args.push("--no-rules".into());
     }
+    args.extend(flags.iter().map(OsString::from));
     if let Some(seconds) = case.whittle_timeout_seconds {
         args.extend(["--timeout".into(), seconds.to_string().into()]);
     }

@@ -101,6 +101,12 @@ pub(crate) struct ReduceArgs {
     /// Tests to run at once [default: the number of cores]. The result is the same for every value.
     #[arg(long, short = 'j')]
     pub(crate) jobs: Option<usize>,
+    /// For many workers (-j 16 and up, a cluster): each ddmin step tests all its candidates at
+    /// once and, when several are interesting, tries them together. Fewer rounds of tests than
+    /// the default at the same -j, more tests in all; its result is the same for every -j, but
+    /// may differ from the default's.
+    #[arg(long)]
+    pub(crate) merge_wins: bool,
     /// Seconds after which a test is killed (with everything it started) and counted as not
     /// interesting [default: adaptive, 5 × the test's recent times (the 95th percentile of the
     /// last 32, and the slowest of the last 8 interesting ones), at least 1 s; the original

@@ -28,6 +28,7 @@ pub(crate) struct Config {
     pub(crate) trace_output: Option<PathBuf>,
     pub(crate) algorithm: Algorithm,
     pub(crate) jobs: usize,
+    pub(crate) merge_wins: bool,
     pub(crate) gate: bool,
     pub(crate) rules: Option<Rules>,
     /// Where the rules came from, for the report: a path, the shipped file, or `none`.
@@ -98,6 +99,7 @@ impl Config {
             trace_output,
             algorithm: args.algorithm,
             jobs: crate::args::jobs(args.jobs),
+            merge_wins: args.merge_wins,
             gate: !args.no_gate,
             rules,
             rules_source,

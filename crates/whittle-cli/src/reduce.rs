@@ -59,6 +59,7 @@ pub(crate) fn reduce(args: ReduceArgs) -> Result<ExitCode> {
     let mut reduction = Reduction::new(config.format, oracle, &input)
         .algorithm(config.algorithm)
         .jobs(config.jobs)
+        .merge_wins(config.merge_wins)
         .gate(config.gate)
         .rules(config.rules.clone())
         .repeat(config.verdicts.repeat)

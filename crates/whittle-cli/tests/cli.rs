@@ -558,3 +558,47 @@ fn the_bash_completions_pass_bash_n_and_the_man_page_renders_with_man_l() {
         assert!(text.contains(words), "{words} missing from:\n{text}");
     }
 }
+
+#[test]
+fn merging_wins_finds_the_needed_lines_with_grep_and_says_so_in_the_report() {
+    // 200 lines, three of them needed: wide enough for ddmin's runs to merge wins at -j 4.
+    let case = Case::new();
+    let lines: Vec<String> = (0..200)
+        .map(|i| match i {
+            17 => "needle one".to_string(),
+            90 => "needle two".to_string(),
+            163 => "needle three".to_string(),
+            _ => format!("hay {i}"),
+        })
+        .collect();
+    case.write("hay.txt", &(lines.join("\n") + "\n"));
+    let test = "grep -q 'needle one' {} && grep -q 'needle two' {} && grep -q 'needle three' {}";
+    for (jobs, merge) in [("4", true), ("4", false)] {
+        let report = case.path(&format!("report-{merge}.json"));
+        let mut args = vec![
+            "reduce",
+            "hay.txt",
+            "--test",
+            test,
+            "-a",
+            "ddmin",
+            "-j",
+            jobs,
+            "-q",
+            "--report",
+            report.to_str().unwrap(),
+        ];
+        if merge {
+            args.push("--merge-wins");
+        }
+        let out = case.whittle(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(
+            read(&case.path("hay.reduced.txt")),
+            "needle one\nneedle two\nneedle three\n"
+        );
+        let json: serde_json::Value = serde_json::from_str(&read(&report)).expect("report is JSON");
+        assert_eq!(json["merge_wins"], merge);
+        assert_eq!(json["merged"].as_u64().unwrap() > 0, merge, "{json}");
+    }
+}

@@ -74,7 +74,19 @@ pub(crate) fn ddmin_by<C: Send>(
     let mut step = Rc::new(Split::first(len, start));
     let memo = Memo::default();
     let mut failures = Failures::default();
+    // A run of a few rounds' candidates is ddmin's, whose plan speculates past its end too:
+    // only wide runs merge wins.
+    let merge = r.merge_breadth().filter(|&b| len > MERGE_WIDTH * b);
     while !step.config.is_empty() {
+        if let Some(breadth) = merge {
+            let next = merged_step(r, &step, breadth, &candidate, &render, &mut failures)?;
+            match next {
+                Some(next) => step = Rc::new(next),
+                None => break,
+            }
+            failures.narrow(&step.bits);
+            continue;
+        }
         let reducer = &*r;
         let after = Lazy::new(&mut *after, reducer);
         let render_c = |c: &C, out: &mut Vec<u8>| render(reducer, c, out);
@@ -125,6 +137,86 @@ pub(crate) fn ddmin_by<C: Send>(
     let n = step.parts.len();
     let config = Rc::try_unwrap(step).map_or_else(|s| s.config.clone(), |s| s.config);
     Ok((config, n))
+}
+
+/// A run merges wins ([`crate::Options::merge`]) if it has more than this many times as many
+/// items as a round tests.
+const MERGE_WIDTH: usize = 4;
+
+/// A round of ddmin that merges concurrent wins ([`crate::Options::merge`]). It tests at once
+/// every candidate of `step` and of the finer splits of the same configuration after it (as
+/// many as `breadth` candidates in all); if several win, it tries the configuration without
+/// everything they removed, and keeps it if it is interesting; otherwise it keeps the first
+/// winner, coarsest split first, as ddmin would. Returns the next step; `None` when the run
+/// ends. The winners do not depend on the order the tests end in, so the output depends on
+/// `breadth` but not on the machine.
+fn merged_step<C: Send>(
+    r: &mut Reducer<'_>,
+    step: &Split,
+    breadth: usize,
+    candidate: &(impl Fn(&[usize]) -> C + Sync),
+    render: &(impl Fn(&Reducer<'_>, &C, &mut Vec<u8>) + Sync),
+    failures: &mut Failures,
+) -> Result<Option<Split>, ReduceError> {
+    let mut splits = vec![Split::new(step.config.clone(), step.count(), 0)];
+    let mut total = splits[0].count();
+    while let Some(finer) = splits.last().and_then(Split::finer) {
+        if total + finer.count() > breadth {
+            break;
+        }
+        total += finer.count();
+        splits.push(finer);
+    }
+    // Candidate `k` of the round: split and candidate there.
+    let at = |mut k: usize| {
+        let mut s = 0;
+        while k >= splits[s].count() {
+            k -= splits[s].count();
+            s += 1;
+        }
+        (s, k)
+    };
+    let reducer = &*r;
+    let render_c = |c: &C, out: &mut Vec<u8>| render(reducer, c, out);
+    let make = |k: usize| {
+        let (s, i) = at(k);
+        Some(candidate(&splits[s].kept(i)))
+    };
+    let won = reducer.all_interesting(total, &make, &render_c)?;
+    for k in (0..total).filter(|&k| won.iter().all(|f| f.index != k)) {
+        let (s, i) = at(k);
+        failures.add(&splits[s], i);
+    }
+    let Some(first) = won.first() else {
+        return Ok(splits.last().and_then(Split::finer));
+    };
+    if won.len() > 1 {
+        let mut removed = vec![0u64; step.bits.len()];
+        for f in &won {
+            let (s, i) = at(f.index);
+            for (r, w) in removed.iter_mut().zip(splits[s].removed(i)) {
+                *r |= w;
+            }
+        }
+        let kept: Vec<usize> = (step.config.iter().copied())
+            .filter(|&x| removed[x / 64] & (1 << (x % 64)) == 0)
+            .collect();
+        let union = reducer.first_interesting_then(
+            1,
+            &|_| Some(candidate(&kept)),
+            &render_c,
+            Next::default(),
+        )?;
+        if let Some(union) = union {
+            r.count_merged();
+            r.accept(&union);
+            let n = step.count().clamp(2, kept.len().max(2));
+            return Ok(Some(Split::new(kept, n, 0)));
+        }
+    }
+    let (s, i) = at(first.index);
+    r.accept(first);
+    Ok(Some(splits[s].after_win(i)))
 }
 
 /// The ddmin runs an algorithm makes after the current one, over other items, for the plan to

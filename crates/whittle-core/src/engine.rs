@@ -42,6 +42,9 @@ impl Parsed {
     }
 }
 
+/// A round of ddmin that merges wins tests at least this many candidates, whatever `jobs`.
+pub(crate) const MERGE_BREADTH_MIN: usize = 4;
+
 /// Settings of one reduction.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -51,6 +54,11 @@ pub struct Options {
     pub gate: bool,
     /// Rules that specialize the templates, if any.
     pub rules: Option<Rules>,
+    /// Merge concurrent wins: each round of ddmin tests `jobs` candidates at once (those of a
+    /// step and of the finer splits after it) and, when several win, tries them together
+    /// (`ddmin::merged_step`). Another algorithm than the papers' ddmin: fewer rounds of tests
+    /// with many workers, more tests in all; its output depends on `jobs`.
+    pub merge: bool,
 }
 
 impl Default for Options {
@@ -59,6 +67,7 @@ impl Default for Options {
             jobs: 1,
             gate: true,
             rules: None,
+            merge: false,
         }
     }
 }
@@ -73,6 +82,8 @@ pub struct Reducer<'a> {
     /// The workers of [`Reducer::parallel`], while it runs.
     pool: Option<Arc<Pool>>,
     jobs: usize,
+    /// [`Options::merge`].
+    merge: bool,
     gate: bool,
     gate_disabled: bool,
     rules: Option<Rules>,
@@ -130,6 +141,7 @@ impl<'a> Reducer<'a> {
             )),
             pool: None,
             jobs,
+            merge: options.merge,
             gate,
             gate_disabled: gate_available && !gate,
             rules: options.rules,
@@ -470,6 +482,60 @@ impl<'a> Reducer<'a> {
                     }
                     let found =
                         pool.first_interesting(j, best, gate, count, make, render, Next::default());
+                    pool.close();
+                    found
+                })
+            }
+        }?;
+        self.check_stop()?;
+        Ok(found)
+    }
+
+    /// With [`Options::merge`], how many candidates a round of ddmin tests at once: `jobs`, and
+    /// at least [`MERGE_BREADTH_MIN`].
+    pub(crate) fn merge_breadth(&self) -> Option<usize> {
+        self.merge.then_some(self.jobs.max(MERGE_BREADTH_MIN))
+    }
+
+    /// Counts an accepted candidate that merged several wins.
+    pub(crate) fn count_merged(&self) {
+        bump(&self.judge.counters.merged);
+    }
+
+    /// Every interesting candidate among `count`, in index order: all are tested, `jobs` at a
+    /// time. Candidates not smaller than the best are skipped.
+    pub(crate) fn all_interesting<C>(
+        &self,
+        count: usize,
+        make: &dyn Fn(usize) -> Option<C>,
+        render: &dyn Fn(&C, &mut Vec<u8>),
+    ) -> Result<Vec<Found<C>>, ReduceError> {
+        self.check_stop()?;
+        if self.jobs == 1 || count <= 1 {
+            let mut found = Vec::new();
+            for index in 0..count {
+                self.check_stop()?;
+                let Some(edits) = make(index) else { continue };
+                if let Some(bytes) = self.evaluate(&edits, render)? {
+                    found.push(Found {
+                        index,
+                        edits,
+                        bytes,
+                    });
+                }
+            }
+            return Ok(found);
+        }
+        let (j, best, gate) = (&*self.judge, &self.best[..], self.gate);
+        let found = match &self.pool {
+            Some(pool) => pool.all_interesting(j, best, gate, count, make, render),
+            None => {
+                let pool = Pool::new(self.jobs, self.judge.starts_processes());
+                std::thread::scope(|s| {
+                    for _ in 0..self.jobs.min(count) {
+                        s.spawn(|| pool.work(j));
+                    }
+                    let found = pool.all_interesting(j, best, gate, count, make, render);
                     pool.close();
                     found
                 })

@@ -254,6 +254,7 @@ impl<'a> Judge<'a> {
             timeouts: get(&c.timeouts),
             cancelled: get(&c.cancelled),
             improvements: get(&c.improvements),
+            merged: get(&c.merged),
             tests_by_move: self
                 .phase
                 .lock()

@@ -448,6 +448,55 @@ impl Pool {
         }
     }
 
+    /// Every interesting candidate among `count`, in index order: all are started (as workers
+    /// free up) and all verdicts awaited. Candidates not smaller than `best` are skipped.
+    pub(crate) fn all_interesting<C>(
+        &self,
+        judge: &Judge<'_>,
+        best: &[u8],
+        gate: bool,
+        count: usize,
+        make: &dyn Fn(usize) -> Option<C>,
+        render: &dyn Fn(&C, &mut Vec<u8>),
+    ) -> Result<Vec<Found<C>>, ReduceError> {
+        let mut slots: Vec<Slot<C>> = Vec::with_capacity(count);
+        loop {
+            if let Err(e) = judge.check_stop() {
+                return self.fail(e);
+            }
+            let seen = self.generation();
+            while slots.len() < count && self.has_room() {
+                let slot = match make(slots.len()) {
+                    None => Slot::Skipped,
+                    Some(c) => self.start(judge, best, gate, c, render),
+                };
+                slots.push(slot);
+            }
+            let mut open = slots.len() < count;
+            for slot in &mut slots {
+                match self.settle(judge, slot, gate) {
+                    None => open = true,
+                    Some(Err(e)) => return self.fail(e),
+                    Some(Ok(_)) => {}
+                }
+            }
+            if !open {
+                break;
+            }
+            self.wait(seen);
+        }
+        Ok((slots.into_iter().enumerate())
+            .filter_map(|(index, slot)| match slot {
+                Slot::Known(true, edits, bytes) => Some(Found {
+                    index,
+                    edits,
+                    bytes,
+                }),
+                _ => None,
+            })
+            .collect())
+    }
+
     fn cancel_jobs(&self, jobs: &[Arc<Job>]) {
         if !jobs.is_empty() {
             self.cancel_where(|j| jobs.iter().any(|w| Arc::ptr_eq(w, j)));

@@ -52,6 +52,8 @@ pub struct Report {
     pub algorithm: String,
     /// Tests run at once.
     pub jobs: usize,
+    /// Whether ddmin merged concurrent wins (`--merge-wins`, [`Reduction::merge_wins`]).
+    pub merge_wins: bool,
     /// Whether the validity gate was used.
     pub gate: Gate,
     /// Whether the caller's stop flag ended the reduction early.
@@ -156,6 +158,15 @@ impl<'a> Reduction<'a> {
         self
     }
 
+    /// Whether ddmin's steps test all their candidates and merge the wins (see
+    /// [`crate::Options::merge`]): another algorithm than the papers', which the same jobs
+    /// finish in fewer rounds of tests when many run at once. Its result is the same for every
+    /// `jobs`, but not the default's.
+    pub fn merge_wins(mut self, merge: bool) -> Self {
+        self.options.merge = merge;
+        self
+    }
+
     /// Whether to check candidates with the format's own parser before testing them.
     pub fn gate(mut self, gate: bool) -> Self {
         self.options.gate = gate;
@@ -218,7 +229,7 @@ impl<'a> Reduction<'a> {
             Some(j) => j,
             None => &repeat,
         };
-        let jobs = self.options.jobs;
+        let (jobs, merge_wins) = (self.options.jobs, self.options.merge);
         // A new journal that recorded nothing but the checks of an input that cannot be
         // reduced is removed again: a failed start leaves nothing behind.
         let discard = |e: ReduceError| {
@@ -271,6 +282,7 @@ impl<'a> Reduction<'a> {
             format: self.format.name().to_string(),
             algorithm: self.algorithm.name().to_string(),
             jobs,
+            merge_wins,
             gate,
             interrupted,
             bytes_before: self.input.len(),

@@ -31,6 +31,9 @@ pub struct Stats {
     pub cancelled: u64,
     /// Accepted candidates.
     pub improvements: u64,
+    /// Accepted candidates that removed what several candidates of one ddmin step removed,
+    /// each interesting alone (`Options::merge`, `--merge-wins`).
+    pub merged: u64,
     /// Oracle calls per kind of move: `tree` for the tree algorithms, the name of each move
     /// below the tree (`rename`, `space`, …), `bytes` for the byte-level tail.
     #[serde(default)]
@@ -89,6 +92,7 @@ pub(crate) struct Counters {
     pub(crate) timeouts: AtomicU64,
     pub(crate) cancelled: AtomicU64,
     pub(crate) improvements: AtomicU64,
+    pub(crate) merged: AtomicU64,
     pub(crate) oracle_nanos: AtomicU64,
     pub(crate) timeout_nanos: AtomicU64,
 }

@@ -7,6 +7,7 @@ mod counted_gate;
 mod journal;
 mod lists;
 mod load;
+mod merge;
 mod nest;
 mod oracle;
 mod plan;

@@ -364,9 +364,15 @@ fn every_case_is_consistent() {
         for quick in [false, true] {
             let plan = c.plan(quick);
             for (algorithm, lang) in &plan.algorithms {
+                // An algorithm, and the options of whittle's that make a row of their own.
+                let (name, flags) = crate::runner::algorithm_flags(algorithm);
                 assert!(
-                    ["ddmin", "hdd", "hdd*", "hdd+", "gtr", "gtr*", "auto"]
-                        .contains(&algorithm.as_str()),
+                    ["ddmin", "hdd", "hdd*", "hdd+", "gtr", "gtr*", "auto"].contains(&name),
+                    "{}: {algorithm}",
+                    c.id
+                );
+                assert!(
+                    flags.iter().all(|f| ["--merge-wins"].contains(f)),
                     "{}: {algorithm}",
                     c.id
                 );

@@ -31,6 +31,7 @@ fn reduce_with(
         jobs,
         gate: true,
         rules,
+        merge: false,
     };
     let mut r =
         Reducer::new(&Toy, &oracle, input.as_bytes(), options, &stop).expect("toy input parses");
@@ -666,6 +667,7 @@ fn time_in_timed_out_tests_is_counted_apart_and_they_count_as_not_interesting() 
                 jobs,
                 gate: true,
                 rules: None,
+                merge: false,
             };
             let mut r = Reducer::new(&Toy, &oracle, RUNNING_EXAMPLE.as_bytes(), options, &stop)
                 .expect("toy input parses");

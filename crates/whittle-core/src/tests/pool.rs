@@ -22,6 +22,7 @@ fn options(jobs: usize) -> Options {
         jobs,
         gate: true,
         rules: None,
+        merge: false,
     }
 }
 
