@@ -472,23 +472,35 @@ impl<'a> Reducer<'a> {
             return Ok(None);
         }
         let (j, best, gate) = (&*self.judge, &self.best[..], self.gate);
-        let found = match &self.pool {
-            Some(pool) => pool.first_interesting(j, best, gate, count, make, render, next),
-            None => {
-                let pool = Pool::new(self.jobs, self.judge.starts_processes());
-                std::thread::scope(|s| {
-                    for _ in 0..self.jobs.min(count.max(1)) {
-                        s.spawn(|| pool.work(j));
-                    }
-                    let found =
-                        pool.first_interesting(j, best, gate, count, make, render, Next::default());
-                    pool.close();
-                    found
-                })
-            }
-        }?;
+        // A pool made for this step alone has no next step to start.
+        let found = self.on_pool(count, |pool, own| {
+            let next = if own { Next::default() } else { next };
+            pool.first_interesting(j, best, gate, count, make, render, next)
+        })?;
         self.check_stop()?;
         Ok(found)
+    }
+
+    /// Runs `f` on the pool of [`Reducer::parallel`], or on a pool of at most `count` workers
+    /// made for it (`f`'s second argument: `true`).
+    fn on_pool<T>(
+        &self,
+        count: usize,
+        f: impl FnOnce(&Pool, bool) -> Result<T, ReduceError>,
+    ) -> Result<T, ReduceError> {
+        if let Some(pool) = &self.pool {
+            return f(pool, false);
+        }
+        let pool = Pool::new(self.jobs, self.judge.starts_processes());
+        let j = &*self.judge;
+        std::thread::scope(|s| {
+            for _ in 0..self.jobs.min(count.max(1)) {
+                s.spawn(|| pool.work(j));
+            }
+            let found = f(&pool, true);
+            pool.close();
+            found
+        })
     }
 
     /// With [`Options::merge`], how many candidates a round of ddmin tests at once: `jobs`, and
@@ -511,7 +523,9 @@ impl<'a> Reducer<'a> {
         render: &dyn Fn(&C, &mut Vec<u8>),
     ) -> Result<Vec<Found<C>>, ReduceError> {
         self.check_stop()?;
-        if self.jobs == 1 || count <= 1 {
+        // As in `first_interesting_then`: one candidate needs no worker, unless the pool's
+        // workers may be testing its bytes.
+        if self.jobs == 1 || (count <= 1 && self.pool.is_none()) {
             let mut found = Vec::new();
             for index in 0..count {
                 self.check_stop()?;
@@ -527,20 +541,9 @@ impl<'a> Reducer<'a> {
             return Ok(found);
         }
         let (j, best, gate) = (&*self.judge, &self.best[..], self.gate);
-        let found = match &self.pool {
-            Some(pool) => pool.all_interesting(j, best, gate, count, make, render),
-            None => {
-                let pool = Pool::new(self.jobs, self.judge.starts_processes());
-                std::thread::scope(|s| {
-                    for _ in 0..self.jobs.min(count) {
-                        s.spawn(|| pool.work(j));
-                    }
-                    let found = pool.all_interesting(j, best, gate, count, make, render);
-                    pool.close();
-                    found
-                })
-            }
-        }?;
+        let found = self.on_pool(count, |pool, _| {
+            pool.all_interesting(j, best, gate, count, make, render)
+        })?;
         self.check_stop()?;
         Ok(found)
     }
