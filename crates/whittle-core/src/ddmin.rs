@@ -79,12 +79,10 @@ pub(crate) fn ddmin_by<C: Send>(
     let merge = r.merge_breadth().filter(|&b| len > MERGE_WIDTH * b);
     while !step.config.is_empty() {
         if let Some(breadth) = merge {
-            let next = merged_step(r, &step, breadth, &candidate, &render, &mut failures)?;
-            match next {
+            match merged_step(r, &step, breadth, &candidate, &render)? {
                 Some(next) => step = Rc::new(next),
                 None => break,
             }
-            failures.narrow(&step.bits);
             continue;
         }
         let reducer = &*r;
@@ -156,7 +154,6 @@ fn merged_step<C: Send>(
     breadth: usize,
     candidate: &(impl Fn(&[usize]) -> C + Sync),
     render: &(impl Fn(&Reducer<'_>, &C, &mut Vec<u8>) + Sync),
-    failures: &mut Failures,
 ) -> Result<Option<Split>, ReduceError> {
     let mut splits = vec![Split::new(step.config.clone(), step.count(), 0)];
     let mut total = splits[0].count();
@@ -183,10 +180,6 @@ fn merged_step<C: Send>(
         Some(candidate(&splits[s].kept(i)))
     };
     let won = reducer.all_interesting(total, &make, &render_c)?;
-    for k in (0..total).filter(|&k| won.iter().all(|f| f.index != k)) {
-        let (s, i) = at(k);
-        failures.add(&splits[s], i);
-    }
     let Some(first) = won.first() else {
         return Ok(splits.last().and_then(Split::finer));
     };
