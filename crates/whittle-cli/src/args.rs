@@ -101,10 +101,10 @@ pub(crate) struct ReduceArgs {
     /// Tests to run at once [default: the number of cores]. The result is the same for every value.
     #[arg(long, short = 'j')]
     pub(crate) jobs: Option<usize>,
-    /// For many workers (-j 16 and up, a cluster): each ddmin step tests all its candidates at
-    /// once and, when several are interesting, tries them together. Fewer rounds of tests than
-    /// the default at the same -j, more tests in all; its result is the same for every -j, but
-    /// may differ from the default's.
+    /// For many workers (-j 16 and up, a cluster): each round of ddmin over a wide list tests -j
+    /// candidates at once (a step's and those of the finer splits after it) and, when several are
+    /// interesting, tries them together. Fewer rounds of tests than the default at the same -j,
+    /// more tests in all; the result is 1-minimal as ddmin's, but depends on -j above 4.
     #[arg(long)]
     pub(crate) merge_wins: bool,
     /// Seconds after which a test is killed (with everything it started) and counted as not

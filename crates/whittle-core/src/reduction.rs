@@ -158,10 +158,9 @@ impl<'a> Reduction<'a> {
         self
     }
 
-    /// Whether ddmin's steps test all their candidates and merge the wins (see
-    /// [`crate::Options::merge`]): another algorithm than the papers', which the same jobs
-    /// finish in fewer rounds of tests when many run at once. Its result is the same for every
-    /// `jobs`, but not the default's.
+    /// Whether wide ddmin runs test rounds of `jobs` candidates and merge the wins (see
+    /// [`crate::Options::merge`]): another algorithm than the papers', which many workers finish
+    /// in fewer rounds of tests. Its result depends on `jobs` above 4, not on timing.
     pub fn merge_wins(mut self, merge: bool) -> Self {
         self.options.merge = merge;
         self
