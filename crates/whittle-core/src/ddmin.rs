@@ -143,11 +143,11 @@ const MERGE_WIDTH: usize = 4;
 
 /// A round of ddmin that merges concurrent wins ([`crate::Options::merge`]). It tests at once
 /// every candidate of `step` and of the finer splits of the same configuration after it (as
-/// many as `breadth` candidates in all); if several win, it tries the configuration without
-/// everything they removed, and keeps it if it is interesting; otherwise it keeps the first
-/// winner, coarsest split first, as ddmin would. Returns the next step; `None` when the run
-/// ends. The winners do not depend on the order the tests end in, so the output depends on
-/// `breadth` but not on the machine.
+/// many as `breadth` candidates in all: a [`Round`]); if several win, it tries the
+/// configuration without everything they removed, and keeps it if it is interesting; otherwise
+/// it keeps the first winner, coarsest split first, as ddmin would. Returns the next step;
+/// `None` when the run ends. The winners do not depend on the order the tests end in, so the
+/// output depends on `breadth` but not on the machine.
 fn merged_step<C: Send>(
     r: &mut Reducer<'_>,
     step: &Split,
@@ -155,61 +155,89 @@ fn merged_step<C: Send>(
     candidate: &(impl Fn(&[usize]) -> C + Sync),
     render: &(impl Fn(&Reducer<'_>, &C, &mut Vec<u8>) + Sync),
 ) -> Result<Option<Split>, ReduceError> {
-    let mut splits = vec![Split::new(step.config.clone(), step.count(), 0)];
-    let mut total = splits[0].count();
-    while let Some(finer) = splits.last().and_then(Split::finer) {
-        if total + finer.count() > breadth {
-            break;
-        }
-        total += finer.count();
-        splits.push(finer);
-    }
-    // Candidate `k` of the round: split and candidate there.
-    let at = |mut k: usize| {
-        let mut s = 0;
-        while k >= splits[s].count() {
-            k -= splits[s].count();
-            s += 1;
-        }
-        (s, k)
-    };
+    let round = Round::new(step.config.clone(), step.count(), breadth);
     let reducer = &*r;
     let render_c = |c: &C, out: &mut Vec<u8>| render(reducer, c, out);
-    let make = |k: usize| {
-        let (s, i) = at(k);
-        Some(candidate(&splits[s].kept(i)))
-    };
-    let won = reducer.all_interesting(total, &make, &render_c)?;
+    let make = |k: usize| Some(candidate(&round.kept(k)));
+    let won = reducer.all_interesting(round.total, &make, &render_c)?;
     let Some(first) = won.first() else {
-        return Ok(splits.last().and_then(Split::finer));
+        return Ok(round.splits.last().and_then(Split::finer));
     };
     if won.len() > 1 {
         let mut removed = vec![0u64; step.bits.len()];
         for f in &won {
-            let (s, i) = at(f.index);
-            for (r, w) in removed.iter_mut().zip(splits[s].removed(i)) {
+            let (s, i) = round.at(f.index);
+            for (r, w) in removed.iter_mut().zip(round.splits[s].removed(i)) {
                 *r |= w;
             }
         }
         let kept: Vec<usize> = (step.config.iter().copied())
             .filter(|&x| removed[x / 64] & (1 << (x % 64)) == 0)
             .collect();
+        let n = step.count().clamp(2, kept.len().max(2));
+        // While the union is tested, idle workers start the round that follows if it wins.
+        let next = Round::new(kept.clone(), n, breadth);
+        let next_count = |_: usize| next.total;
+        let next_render = |_: usize, k: usize, out: &mut Vec<u8>| {
+            render_c(&candidate(&next.kept(k)), out);
+            true
+        };
         let union = reducer.first_interesting_then(
             1,
             &|_| Some(candidate(&kept)),
             &render_c,
-            Next::default(),
+            Next {
+                won: Some((&next_count, &next_render)),
+                ..Next::default()
+            },
         )?;
         if let Some(union) = union {
             r.count_merged();
             r.accept(&union);
-            let n = step.count().clamp(2, kept.len().max(2));
             return Ok(Some(Split::new(kept, n, 0)));
         }
     }
-    let (s, i) = at(first.index);
+    let (s, i) = round.at(first.index);
     r.accept(first);
-    Ok(Some(splits[s].after_win(i)))
+    Ok(Some(round.splits[s].after_win(i)))
+}
+
+/// What a round of [`merged_step`] tests: the split of `config` into `n` parts and the finer
+/// splits after it, as many as fit in `breadth` candidates (the first one always).
+struct Round {
+    splits: Vec<Split>,
+    total: usize,
+}
+
+impl Round {
+    fn new(config: Vec<usize>, n: usize, breadth: usize) -> Round {
+        let mut splits = vec![Split::new(config, n, 0)];
+        let mut total = splits[0].count();
+        while let Some(finer) = splits.last().and_then(Split::finer) {
+            if total + finer.count() > breadth {
+                break;
+            }
+            total += finer.count();
+            splits.push(finer);
+        }
+        Round { splits, total }
+    }
+
+    /// Candidate `k` of the round: its split, and its index there.
+    fn at(&self, mut k: usize) -> (usize, usize) {
+        let mut s = 0;
+        while k >= self.splits[s].count() {
+            k -= self.splits[s].count();
+            s += 1;
+        }
+        (s, k)
+    }
+
+    /// The items candidate `k` keeps.
+    fn kept(&self, k: usize) -> Vec<usize> {
+        let (s, i) = self.at(k);
+        self.splits[s].kept(i)
+    }
 }
 
 /// The ddmin runs an algorithm makes after the current one, over other items, for the plan to
