@@ -378,7 +378,7 @@ fn render_applies_deletions_and_replacements() {
 // Properties on random trees and random oracles.
 
 /// A small deterministic generator (xorshift), so a proptest seed fixes a whole case.
-struct Rng(u64);
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
@@ -427,7 +427,7 @@ fn random_tree(rng: &mut Rng) -> String {
 
 /// A random oracle: some leaves must stay, and (for some seeds) a hash of the candidate rejects
 /// about a quarter of everything else, so the oracle is far from monotone.
-fn random_oracle(rng: &mut Rng, input: &str) -> impl Fn(&[u8]) -> bool + Sync + use<> {
+pub(super) fn random_oracle(rng: &mut Rng, input: &str) -> impl Fn(&[u8]) -> bool + Sync + use<> {
     let leaves: Vec<String> = input
         .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| w.starts_with('x'))
