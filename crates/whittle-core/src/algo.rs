@@ -5,7 +5,7 @@ use crate::edit::{Edit, Edits};
 use crate::engine::{Reducer, View};
 use crate::error::ReduceError;
 use crate::lookahead::{
-    Lookahead, Successor, forbidden_items, smaller_replacement, template_items,
+    Lookahead, Successor, forbidden_items, smaller_replacement, template_items, wide,
 };
 use crate::sweep::{greedy_scan, render_edits, sweep_then};
 use crate::template::Template;
@@ -109,7 +109,8 @@ fn run_tree(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError
     );
     if r.has_rules() && gtr {
         let templates = r.format().templates();
-        while try_forbidden(r, &templates)? {
+        let deletions_first = algorithm == Algorithm::Auto;
+        while try_forbidden(r, &templates, deletions_first)? {
             run_algorithm(r, algorithm)?;
         }
     }
@@ -153,6 +154,31 @@ fn run_auto(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
     crate::tail::byte_tail(r)
 }
 
+/// What `algorithm` tests first on the current tree, as far as its candidates fail (HDD's
+/// levels, GTR's templates and levels, one after the other while the tree stays as it is): idle
+/// workers start these while the original input is tested ([`Reducer::check_input`]), so that
+/// the reduction's first round of tests is not the original's alone. `None` where more than the
+/// tree decides the first step (`auto` with a format that has a slice or list moves: C).
+pub(crate) fn opening(r: &Reducer<'_>, algorithm: Algorithm) -> Option<Lookahead> {
+    let v = r.view();
+    let round = |deletions_first| {
+        let templates = r.format().templates();
+        Lookahead::round(r, v, &templates, deletions_first).0
+    };
+    match algorithm {
+        Algorithm::Ddmin => Lookahead::units(r, v),
+        Algorithm::Hdd | Algorithm::HddStar | Algorithm::HddPlus => {
+            let levels = v.doc.tree.height() + 1;
+            Lookahead::chain((0..levels).map(|l| Lookahead::hdd_level(r, v, l)))
+        }
+        Algorithm::Gtr | Algorithm::GtrStar => round(false),
+        Algorithm::Auto => {
+            let f = r.format();
+            (f.list_moves().is_empty() && f.slices(v.doc).is_none()).then(|| round(true))?
+        }
+    }
+}
+
 /// The pass that makes up for what the rules cost: a sweep, in pre-order and template order,
 /// over the single transformations the rules forbid on the current (already reduced) tree, each
 /// tried on top of those the sweep already kept (as HDD+ sweeps deletions). Returns whether it
@@ -164,6 +190,7 @@ fn run_auto(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
 fn try_forbidden(
     r: &mut Reducer<'_>,
     templates: &[Box<dyn Template>],
+    deletions_first: bool,
 ) -> Result<bool, ReduceError> {
     if !r.has_rules() {
         return Ok(false);
@@ -173,7 +200,8 @@ fn try_forbidden(
     // list move does); when it keeps something, a round of GTR over the tree it leaves.
     let next = |r: &Reducer<'_>, v: View<'_>, changed: bool| {
         if changed {
-            then_the_end(r, v, templates, Lookahead::round(r, v, templates))
+            let round = Lookahead::round(r, v, templates, deletions_first);
+            then_the_end(r, v, templates, round)
         } else {
             tidy_next(r, v)
         }
@@ -337,7 +365,7 @@ fn gtr_round(
         while again {
             again = false;
             for (i, t) in templates.iter().enumerate() {
-                if deletions_first && !t.at_most_one() && wide(r, level) {
+                if deletions_first && !t.at_most_one() && wide(r.tree(), level) {
                     changed |= deletions_below(r, templates, level)?;
                 }
                 // What comes next: the pass goes on to the next template, and once it has
@@ -347,8 +375,14 @@ fn gtr_round(
                 let next = |r: &Reducer<'_>, v: View<'_>, now: bool| {
                     let again = pass_again || (now && !t.at_most_one());
                     let round_again = repeats && (changed_before || now);
-                    let runs =
-                        Lookahead::after_template(r, v, templates, (level, i), again, round_again);
+                    let runs = Lookahead::after_template(
+                        r,
+                        v,
+                        templates,
+                        (level, i),
+                        (again, round_again),
+                        deletions_first,
+                    );
                     then_the_end(r, v, templates, runs)
                 };
                 let level_changed =
@@ -360,16 +394,6 @@ fn gtr_round(
         level += 1;
     }
     Ok(changed)
-}
-
-/// A level is wide when its nodes have more than this many children each, on average.
-const WIDE: usize = 16;
-
-/// Whether the nodes of `level` have many children (see [`gtr_round`]).
-fn wide(r: &Reducer<'_>, level: usize) -> bool {
-    let nodes = r.tree().level(level).len();
-    let below = r.tree().level(level + 1).len();
-    below > WIDE * nodes.max(1)
 }
 
 /// The at-most-one templates (the deletions) over the level below `level`. Returns whether they

@@ -302,6 +302,19 @@ impl<'a> Reducer<'a> {
 
     /// Tests the original input (it must be interesting) and the empty file (it must not be).
     pub fn check_input(&mut self) -> Result<(), ReduceError> {
+        self.check_input_opening(0, &|_, _| false)
+    }
+
+    /// [`Reducer::check_input`]; on the pool of [`Reducer::parallel`], idle workers meanwhile
+    /// start the first of the `count` candidates that `render` makes (what the algorithm tests
+    /// first, if its candidates fail) while the processors have time to spare (see
+    /// `Pool::open`): without it, the reduction's first round of tests would be the original's
+    /// alone. What they start is what the algorithm tests anyway, so its output is the same.
+    pub(crate) fn check_input_opening(
+        &self,
+        count: usize,
+        render: &(dyn Fn(usize, &mut Vec<u8>) -> bool + Sync),
+    ) -> Result<(), ReduceError> {
         let input = &self.bytes;
         // The empty file goes to the test itself, past the gate: a test that accepts it accepts
         // anything, whatever the gate would say. With more than one worker both tests run at
@@ -316,11 +329,16 @@ impl<'a> Reducer<'a> {
         let (original, empty) = if self.jobs > 1 {
             std::thread::scope(|s| {
                 let empty = s.spawn(empty);
-                let original = self.judge(input, &|| false);
-                let empty = empty
-                    .join()
-                    .unwrap_or_else(|p| std::panic::resume_unwind(p));
-                (original, empty)
+                let original = s.spawn(|| self.judge(input, &|| false));
+                if let Some(pool) = &self.pool {
+                    let running = || !original.is_finished();
+                    let (judge, gate) = (&*self.judge, self.gate);
+                    pool.open(judge, gate, input, count, render, 2, &running);
+                }
+                let join = |h: std::thread::ScopedJoinHandle<'_, _>| {
+                    h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+                };
+                (join(original), join(empty))
             })
         } else {
             match self.judge(input, &|| false) {

@@ -74,6 +74,30 @@ impl Load {
         }
         self.room.load(Ordering::Relaxed)
     }
+
+    /// Whether the processors have time to spare while `running()` holds: their busy share over
+    /// the first [`Load::SAMPLE`] is below [`IDLE`]. `true` at once where the room is always
+    /// `-j` (no more workers than processors, or no load to read); `false` if `running()` ends
+    /// before the sample is taken.
+    pub(crate) fn spare_while(&self, running: &dyn Fn() -> bool) -> bool {
+        if self.floor >= self.jobs {
+            return true;
+        }
+        let (started, Some(before)) = (Instant::now(), read_times()) else {
+            return true;
+        };
+        while started.elapsed() < Load::SAMPLE {
+            if !running() {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let share = read_times().and_then(|after| busy_share(before, after));
+        running() && share.is_some_and(|b| b < IDLE)
+    }
+
+    /// How long [`Load::spare_while`] watches the processors.
+    pub(crate) const SAMPLE: Duration = Duration::from_millis(100);
 }
 
 /// The share of the processors' time spent busy between two readings (`None` if no time

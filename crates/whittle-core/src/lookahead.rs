@@ -55,7 +55,7 @@ impl Lookahead {
         let items: Vec<_> = (v.doc.tree.level(level).into_iter())
             .map(|n| (n, Edit::Delete))
             .collect();
-        Lookahead::ddmin(r, items, (level, 0))
+        Lookahead::ddmin(items, r.granularity((level, 0)))
     }
 
     /// The first sweep of single deletions in breadth-first order (HDD+'s second phase).
@@ -76,16 +76,18 @@ impl Lookahead {
     /// stays as it is, so these are the candidates the algorithm renders next, in its order: the
     /// plan walks on through them (a run that ends its level's pass, or the last round, that
     /// tests what follows in a few rounds of tests rather than one run per round). Also whether
-    /// the chain reaches the algorithm's end.
+    /// the chain reaches the algorithm's end. With `deletions_first` (`auto`'s order, see
+    /// [`wide`]), a wide level's substitutions come after the deletions of the level below.
     pub(crate) fn after_template(
         r: &Reducer<'_>,
         v: View<'_>,
         templates: &[Box<dyn Template>],
         (level, index): (usize, usize),
-        again: bool,
-        round_again: bool,
+        (again, round_again): (bool, bool),
+        deletions_first: bool,
     ) -> (Option<Lookahead>, bool) {
-        Lookahead::templates_from(r, v, templates, (level, index + 1), again, round_again)
+        let from = (level, index + 1);
+        Lookahead::templates_from(r, v, templates, from, (again, round_again), deletions_first)
     }
 
     /// A round of GTR from its first template on the top level, while every candidate fails
@@ -94,8 +96,9 @@ impl Lookahead {
         r: &Reducer<'_>,
         v: View<'_>,
         templates: &[Box<dyn Template>],
+        deletions_first: bool,
     ) -> (Option<Lookahead>, bool) {
-        Lookahead::templates_from(r, v, templates, (0, 0), false, false)
+        Lookahead::templates_from(r, v, templates, (0, 0), (false, false), deletions_first)
     }
 
     /// [`Lookahead::after_template`] from template `index` on `level` on.
@@ -104,8 +107,8 @@ impl Lookahead {
         v: View<'_>,
         templates: &[Box<dyn Template>],
         (level, index): (usize, usize),
-        again: bool,
-        round_again: bool,
+        (again, round_again): (bool, bool),
+        deletions_first: bool,
     ) -> (Option<Lookahead>, bool) {
         let k = templates.len();
         let mut order: Vec<(usize, usize)> = (index..k).map(|j| (level, j)).collect();
@@ -118,6 +121,18 @@ impl Lookahead {
         order.extend(levels(level + 1));
         if round_again {
             order.extend(levels(0));
+        }
+        if deletions_first {
+            order = order
+                .into_iter()
+                .flat_map(|(l, j)| {
+                    let early = !templates[j].at_most_one() && wide(&v.doc.tree, l);
+                    let below = (0..k).filter(move |&d| early && templates[d].at_most_one());
+                    below
+                        .map(move |d| (l + 1, d))
+                        .chain(std::iter::once((l, j)))
+                })
+                .collect();
         }
         let (mut steps, mut candidates) = (Vec::new(), 0);
         let mut complete = true;
@@ -158,18 +173,24 @@ impl Lookahead {
     ) -> Option<Lookahead> {
         let (items, _) = template_items(v, &v.doc.tree.level(level), t);
         if t.at_most_one() {
-            Lookahead::ddmin(r, items, (level, index + 1))
+            Lookahead::ddmin(items, r.granularity((level, index + 1)))
         } else {
             Lookahead::scan(items)
         }
     }
 
-    fn ddmin(r: &Reducer<'_>, items: Vec<(NodeId, Edit)>, slot: (usize, usize)) -> Option<Self> {
+    /// The first step of `--algorithm ddmin`: ddmin over the format's units, from two parts.
+    pub(crate) fn units(r: &Reducer<'_>, v: View<'_>) -> Option<Lookahead> {
+        let units = r.format().ddmin_units(&v.doc.tree);
+        Lookahead::ddmin(units.into_iter().map(|n| (n, Edit::Delete)).collect(), 2)
+    }
+
+    /// The first step of ddmin over `items`, from `start` parts (where `ddmin_from` starts).
+    fn ddmin(items: Vec<(NodeId, Edit)>, start: usize) -> Option<Self> {
         if items.is_empty() {
             return None;
         }
-        // The split ddmin_from starts at.
-        let split = Split::first(items.len(), r.granularity(slot));
+        let split = Split::first(items.len(), start);
         Some(Lookahead {
             steps: vec![Step::Ddmin { items, split }],
             parsed: None,
@@ -384,6 +405,18 @@ impl Then for Lazy<'_, '_, '_, '_> {
         let mut after = self.after.borrow_mut();
         after.get(self.r, best)?.class(i)
     }
+}
+
+/// A level is wide when its nodes have more than this many children each, on average.
+const WIDE: usize = 16;
+
+/// Whether the nodes of `level` have many children: in `auto`'s order, a template that
+/// substitutes a node by a descendant waits there until the deletions of the level below have
+/// run (see `algo::gtr_round`).
+pub(crate) fn wide(tree: &Tree, level: usize) -> bool {
+    let nodes = tree.level(level).len();
+    let below = tree.level(level + 1).len();
+    below > WIDE * nodes.max(1)
 }
 
 /// The candidates of template `t` for `nodes` of the tree in `v` (only the first of each node

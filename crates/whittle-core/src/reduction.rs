@@ -8,6 +8,7 @@ use crate::engine::{Options, Reducer};
 use crate::error::ReduceError;
 use crate::format::Format;
 use crate::journal::{Journal, JournalSpec};
+use crate::lookahead::Lookahead;
 use crate::observe::{Gate, Observer};
 use crate::oracle::{Oracle, TimeoutReport, Verdict};
 use crate::repeat::Repeat;
@@ -246,20 +247,32 @@ impl<'a> Reduction<'a> {
             reducer.observe(o);
         }
         reducer.notify_started();
-        reducer.check_input().map_err(discard)?;
-        // The adaptive timeout times the original input: runs of the test that are not verdicts
-        // on candidates. The journal keeps their times (and a resumed run restored them when
-        // it opened the journal, so it does not time the original again).
-        oracle.calibrate(self.input, &|_| Ok(()))?;
-        check_rewriting(&reducer, self.format).map_err(discard)?;
-        reducer.notify_confirmed();
-        let nodes_before = reducer.tree().len();
-        let algorithm = self.algorithm;
-        let interrupted = match reducer.parallel(|r| algo::run(r, algorithm)) {
-            Ok(()) => false,
-            Err(ReduceError::Interrupted) => true,
-            Err(e) => return Err(e),
-        };
+        let (algorithm, input, format) = (self.algorithm, self.input, self.format);
+        // The pool's workers live from the checks of the input on: meanwhile they can start the
+        // algorithm's first candidates (`Reducer::check_input_opening`).
+        let (nodes_before, interrupted) = reducer.parallel(|r| {
+            let opening = r
+                .speculates()
+                .then(|| algo::opening(r, algorithm))
+                .flatten();
+            let count = opening.as_ref().map_or(0, Lookahead::count);
+            let render =
+                |i: usize, out: &mut Vec<u8>| opening.as_ref().is_some_and(|o| o.render(r, i, out));
+            r.check_input_opening(count, &render).map_err(discard)?;
+            drop(opening);
+            // The adaptive timeout times the original input: runs of the test that are not
+            // verdicts on candidates. The journal keeps their times (and a resumed run restored
+            // them when it opened the journal, so it does not time the original again).
+            oracle.calibrate(input, &|_| Ok(()))?;
+            check_rewriting(r, format).map_err(discard)?;
+            r.notify_confirmed();
+            let nodes_before = r.tree().len();
+            match algo::run(r, algorithm) {
+                Ok(()) => Ok((nodes_before, false)),
+                Err(ReduceError::Interrupted) => Ok((nodes_before, true)),
+                Err(e) => Err(e),
+            }
+        })?;
         let stats = reducer.stats();
         let odds = reducer.odds_report();
         let gate = reducer.gate_state();

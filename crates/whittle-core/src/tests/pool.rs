@@ -453,3 +453,48 @@ fn idle_workers_start_a_move_two_moves_ahead_while_every_candidate_fails() {
     assert_eq!(runs[0].best, b"s_q foo bar");
     assert_eq!(runs[0].best, runs[1].best);
 }
+
+/// With more than one worker, the algorithm's first candidates are tested while the original is
+/// (`Reducer::check_input_opening`): here the original's test waits until some other non-empty
+/// candidate's test has started (a minute at most, which only a missing opening waits out), and
+/// says whether one did. The output is the one of `-j 1`, for each algorithm.
+#[test]
+fn the_first_candidates_are_tested_while_the_original_is() {
+    let input = b"a b c d e f g h";
+    let keeps = |c: &[u8]| c.contains(&b'a') && c.contains(&b'h');
+    for algorithm in [
+        Algorithm::Ddmin,
+        Algorithm::Hdd,
+        Algorithm::GtrStar,
+        Algorithm::Auto,
+    ] {
+        let alone = crate::Reduction::new(&Toy, &keeps, input)
+            .algorithm(algorithm)
+            .run()
+            .expect("runs at -j 1");
+        assert!(is(&alone.best, "a h"), "{algorithm}: {:?}", alone.best);
+        let started = (Mutex::new(false), std::sync::Condvar::new());
+        let overlapped = AtomicBool::new(false);
+        let test = |c: &[u8]| {
+            let (lock, signal) = &started;
+            if c == input {
+                let guard = lock.lock().unwrap();
+                let (guard, _) = signal
+                    .wait_timeout_while(guard, Duration::from_secs(60), |s| !*s)
+                    .unwrap();
+                overlapped.store(*guard, Ordering::SeqCst);
+            } else if !c.is_empty() {
+                *lock.lock().unwrap() = true;
+                signal.notify_all();
+            }
+            keeps(c)
+        };
+        let reduced = crate::Reduction::new(&Toy, &test, input)
+            .algorithm(algorithm)
+            .jobs(4)
+            .run()
+            .expect("runs at -j 4");
+        assert!(overlapped.load(Ordering::SeqCst), "{algorithm}: no opening");
+        assert_eq!(reduced.best, alone.best, "{algorithm}");
+    }
+}
