@@ -219,7 +219,7 @@ fn then_the_end(
 ) -> Option<Lookahead> {
     let end = complete.then(|| {
         let forbidden = (v.rules.is_some())
-            .then(|| Lookahead::scan(forbidden_items(v, templates)))
+            .then(|| Lookahead::scan(forbidden_items(v, templates), false))
             .flatten();
         [forbidden, tidy_next(r, v)]
     });

@@ -313,7 +313,7 @@ impl<'a> Reducer<'a> {
     pub(crate) fn check_input_opening(
         &self,
         count: usize,
-        render: &(dyn Fn(usize, &mut Vec<u8>) -> bool + Sync),
+        render: &dyn Fn(usize, &mut Vec<u8>) -> bool,
     ) -> Result<(), ReduceError> {
         let input = &self.bytes;
         // The empty file goes to the test itself, past the gate: a test that accepts it accepts

@@ -12,13 +12,17 @@
 
 use crate::edit::{Edit, Edits};
 use crate::engine::{Parsed, Reducer, View};
-use crate::judge::key;
 use crate::lexicon::Splices;
-use crate::plan::{Odds, Then};
+use crate::plan::Odds;
 use crate::split::{Split, edits_keeping};
 use crate::template::Template;
 use crate::tree::{NodeId, Tree};
+use rustc_hash::FxHashMap;
 use std::cell::RefCell;
+use std::rc::Rc;
+
+mod successor;
+pub(crate) use successor::{Lazy, Successor};
 
 /// The first step of ddmin or of Alg. 5 over a level of a tree; after a template, the first
 /// steps of the runs that follow it while every candidate fails, in order (GTR's later templates
@@ -27,7 +31,13 @@ pub(crate) struct Lookahead {
     steps: Vec<Step>,
     /// The tree the steps are over when it is not the current one.
     parsed: Option<Box<Parsed>>,
+    /// The steps that follow once candidates of these won, by the winners (see
+    /// [`Lookahead::with_steps`]), made once each.
+    derived: RefCell<FxHashMap<Vec<usize>, Derived>>,
 }
+
+/// The steps that follow some wins (`None`: not known).
+type Derived = Option<Rc<Vec<Step>>>;
 
 /// At most this many runs' first steps are chained after a template, with at most about this
 /// many candidates in all (more than the plan looks at: building them walks the tree's levels).
@@ -38,11 +48,18 @@ enum Step {
     /// ddmin over the items (HDD's deletions, an at-most-one template), from its first split on
     /// through the finer ones, should they fail ([`Split::chain_len`]).
     Ddmin {
-        items: Vec<(NodeId, Edit)>,
+        items: Rc<[(NodeId, Edit)]>,
         split: Split,
     },
-    /// The first sweep of Alg. 5 (or of HDD+) over the items.
-    Scan { items: Vec<(NodeId, Edit)> },
+    /// A sweep of Alg. 5 (or of HDD+) over the items from `from` on, each on top of `base` (what
+    /// the sweeps kept so far). With `again` (Alg. 5), a sweep that kept something is followed
+    /// by another over the same tree.
+    Scan {
+        items: Rc<[(NodeId, Edit)]>,
+        base: Edits,
+        from: usize,
+        again: bool,
+    },
     /// One rewrite of the text (the first candidate of a move below the tree).
     Splices(Splices),
     /// The format's tidy rendering of the tree, tried once the algorithm has ended.
@@ -63,7 +80,7 @@ impl Lookahead {
         let items: Vec<_> = (v.doc.tree.bfs().into_iter())
             .map(|n| (n, Edit::Delete))
             .collect();
-        Lookahead::scan(items)
+        Lookahead::scan(items, false)
     }
 
     /// What GTR (Alg. 4) does after template `index` on `level` if the tree is then `v`, while
@@ -157,10 +174,15 @@ impl Lookahead {
 
     /// `steps` over the current tree; `None` if there are none.
     fn of(steps: Vec<Step>) -> Option<Lookahead> {
-        (!steps.is_empty()).then_some(Lookahead {
+        (!steps.is_empty()).then(|| Lookahead::new(steps))
+    }
+
+    fn new(steps: Vec<Step>) -> Lookahead {
+        Lookahead {
             steps,
             parsed: None,
-        })
+            derived: RefCell::default(),
+        }
     }
 
     /// The first step of template `index` (`t`) over `level`.
@@ -175,7 +197,7 @@ impl Lookahead {
         if t.at_most_one() {
             Lookahead::ddmin(items, r.granularity((level, index + 1)))
         } else {
-            Lookahead::scan(items)
+            Lookahead::scan(items, true)
         }
     }
 
@@ -191,71 +213,129 @@ impl Lookahead {
             return None;
         }
         let split = Split::first(items.len(), start);
-        Some(Lookahead {
-            steps: vec![Step::Ddmin { items, split }],
-            parsed: None,
-        })
+        Some(Lookahead::new(vec![Step::Ddmin {
+            items: items.into(),
+            split,
+        }]))
     }
 
     /// The first sweep of Alg. 5 (or of HDD+, or over what the rules forbid) over `items`.
-    pub(crate) fn scan(items: Vec<(NodeId, Edit)>) -> Option<Self> {
-        (!items.is_empty()).then(|| Lookahead::of(vec![Step::Scan { items }]))?
+    /// With `again`, a sweep that kept something is followed by another (Alg. 5).
+    pub(crate) fn scan(items: Vec<(NodeId, Edit)>, again: bool) -> Option<Self> {
+        (!items.is_empty())
+            .then(|| Lookahead::new(vec![Step::sweep(&items.into(), Edits::new(), again)]))
     }
 
     /// The format's tidy rendering of the tree in `v` ([`crate::Format::tidy`]), which
     /// [`Reducer::tidy`] tries after the algorithm.
     pub(crate) fn tidy(r: &Reducer<'_>, v: View<'_>) -> Option<Lookahead> {
-        r.format().tidy(v.doc).map(|t| Lookahead {
-            steps: vec![Step::Tidy(t)],
-            parsed: None,
-        })
+        r.format()
+            .tidy(v.doc)
+            .map(|t| Lookahead::new(vec![Step::Tidy(t)]))
     }
 
     /// The step that tests one rewrite of the text.
     pub(crate) fn splices(s: Splices) -> Lookahead {
-        Lookahead {
-            steps: vec![Step::Splices(s)],
-            parsed: None,
-        }
+        Lookahead::new(vec![Step::Splices(s)])
     }
 
     pub(crate) fn count(&self) -> usize {
         self.steps.iter().map(Step::count).sum()
     }
 
-    /// The step candidate `i` of the chain belongs to, and its index there.
-    fn locate(&self, mut i: usize) -> Option<(&Step, usize)> {
-        for step in &self.steps {
-            let n = step.count();
-            if i < n {
-                return Some((step, i));
-            }
-            i -= n;
-        }
-        None
+    /// Renders candidate `i` of the steps; `false` if there is none.
+    pub(crate) fn render(&self, r: &Reducer<'_>, i: usize, out: &mut Vec<u8>) -> bool {
+        self.render_after_wins(r, &[], i, out)
     }
 
-    /// The kind of step candidate `i` belongs to, for `plan::Odds` (`None`: one of its own, the
-    /// tidy rendering or a text rewrite, weighed by the prior).
-    pub(crate) fn class(&self, i: usize) -> Option<usize> {
-        match self.locate(i)? {
+    /// Calls `f` with the steps that follow once candidates `won` of these have won, one after
+    /// the other (each numbered among the candidates of the steps the ones before it led to;
+    /// none: these steps): the rest of the ddmin run the last one won in, over the same tree.
+    /// `None` where that is not known: past the run's end (its commit makes another tree), or
+    /// after a step that is not ddmin's.
+    fn with_steps<T>(
+        &self,
+        r: &Reducer<'_>,
+        won: &[usize],
+        f: impl FnOnce(&[Step]) -> Option<T>,
+    ) -> Option<T> {
+        if won.is_empty() {
+            f(&self.steps)
+        } else {
+            f(&self.derived_steps(r, won)?)
+        }
+    }
+
+    /// The tree the steps are over.
+    fn tree<'d>(&'d self, r: &'d Reducer<'_>) -> &'d Tree {
+        &self.parsed.as_ref().map_or(r.doc(), |p| &p.doc).tree
+    }
+
+    /// [`Lookahead::with_steps`]'s steps after `won`, not empty.
+    fn derived_steps(&self, r: &Reducer<'_>, won: &[usize]) -> Option<Rc<Vec<Step>>> {
+        if let Some(steps) = self.derived.borrow().get(won) {
+            return steps.clone();
+        }
+        let (&last, before) = won.split_last()?;
+        let tree = self.tree(r);
+        let steps = if before.is_empty() {
+            won_steps(tree, &self.steps, last)
+        } else {
+            won_steps(tree, &self.derived_steps(r, before)?, last)
+        }
+        .map(Rc::new);
+        self.derived
+            .borrow_mut()
+            .insert(won.to_vec(), steps.clone());
+        steps
+    }
+
+    /// How many candidates the steps after `won` have ([`Lookahead::with_steps`]; 0 if they are
+    /// not known).
+    pub(crate) fn count_after_wins(&self, r: &Reducer<'_>, won: &[usize]) -> usize {
+        self.with_steps(r, won, |steps| Some(steps.iter().map(Step::count).sum()))
+            .unwrap_or(0)
+    }
+
+    /// The kind of step candidate `i` after `won` belongs to, for `plan::Odds` (`None`: one of
+    /// its own, the tidy rendering or a text rewrite, weighed by the prior).
+    pub(crate) fn class_after_wins(
+        &self,
+        r: &Reducer<'_>,
+        won: &[usize],
+        i: usize,
+    ) -> Option<usize> {
+        self.with_steps(r, won, |steps| match locate(steps, i)? {
             (Step::Ddmin { split, .. }, i) => Some(Odds::ddmin_class(split.chain_count(i)?)),
             (Step::Scan { .. }, _) => Some(Odds::SWEEP),
             (Step::Splices(_) | Step::Tidy(_), _) => None,
-        }
+        })
     }
 
-    /// Renders candidate `i` of the steps; `false` if there is none.
-    pub(crate) fn render(&self, r: &Reducer<'_>, i: usize, out: &mut Vec<u8>) -> bool {
+    /// Renders candidate `i` of the steps after `won`; `false` if there is none.
+    pub(crate) fn render_after_wins(
+        &self,
+        r: &Reducer<'_>,
+        won: &[usize],
+        i: usize,
+        out: &mut Vec<u8>,
+    ) -> bool {
+        self.with_steps(r, won, |steps| {
+            self.render_step(r, locate(steps, i)?, out).then_some(())
+        })
+        .is_some()
+    }
+
+    /// Renders candidate `i` of `step`; `false` if there is none.
+    fn render_step(&self, r: &Reducer<'_>, (step, i): (&Step, usize), out: &mut Vec<u8>) -> bool {
         let doc = self.parsed.as_ref().map_or(r.doc(), |p| &p.doc);
-        let Some((step, i)) = self.locate(i) else {
-            return false;
-        };
         let edits = match step {
             Step::Ddmin { items, split } => {
                 (split.chain_kept(i)).map(|kept| edits_keeping(&Edits::new(), items, &kept))
             }
-            Step::Scan { items } => smaller_replacement(&doc.tree, &Edits::new(), items[i]),
+            Step::Scan {
+                items, base, from, ..
+            } => smaller_replacement(&doc.tree, base, items[from + i]),
             Step::Splices(s) => {
                 r.format().render_splices(doc, s, out);
                 return true;
@@ -272,138 +352,83 @@ impl Lookahead {
     }
 }
 
+/// The step candidate `i` of `steps` belongs to, and its index there.
+fn locate(steps: &[Step], mut i: usize) -> Option<(&Step, usize)> {
+    for step in steps {
+        let n = step.count();
+        if i < n {
+            return Some((step, i));
+        }
+        i -= n;
+    }
+    None
+}
+
+/// The steps after candidate `i` of `steps` wins: the rest of its ddmin run, or of its sweeps
+/// (see [`Lookahead::with_steps`]), over the tree `tree` the steps are over.
+fn won_steps(tree: &Tree, steps: &[Step], i: usize) -> Option<Vec<Step>> {
+    let step = match locate(steps, i)? {
+        (Step::Ddmin { items, split }, i) => {
+            let split = split.chain_after_win(i)?;
+            if split.config.is_empty() {
+                return None;
+            }
+            Step::Ddmin {
+                items: items.clone(),
+                split,
+            }
+        }
+        (
+            Step::Scan {
+                items,
+                base,
+                from,
+                again,
+                ..
+            },
+            i,
+        ) => {
+            let base = smaller_replacement(tree, base, items[from + i])?;
+            let from = from + i + 1;
+            if from == items.len() && !again {
+                return None;
+            }
+            if from == items.len() {
+                // The sweep ends having kept something: the next one.
+                return Some(vec![Step::sweep(items, base, *again)]);
+            }
+            let rest = Step::Scan {
+                items: items.clone(),
+                base: base.clone(),
+                from,
+                again: *again,
+            };
+            // Should the rest of this sweep keep nothing, the next sweep (Alg. 5).
+            let next = again.then(|| Step::sweep(items, base, true));
+            return Some(std::iter::once(rest).chain(next).collect());
+        }
+        (Step::Splices(_) | Step::Tidy(_), _) => return None,
+    };
+    Some(vec![step])
+}
+
 impl Step {
+    /// A sweep over `items` from the first, on top of `base`.
+    fn sweep(items: &Rc<[(NodeId, Edit)]>, base: Edits, again: bool) -> Step {
+        Step::Scan {
+            items: items.clone(),
+            base,
+            from: 0,
+            again,
+        }
+    }
+
     fn count(&self) -> usize {
         match self {
             Step::Ddmin { split, .. } => split.chain_len(),
-            Step::Scan { items } => items.len(),
+            Step::Scan { items, from, .. } => items.len() - from,
             Step::Splices(_) | Step::Tidy(_) => 1,
         }
-    }
-}
-
-/// Builds the step that follows a run, over the tree in `View`; the flag says whether the run
-/// changed the tree (the view is then a parse of the best bytes).
-pub(crate) type Build<'b> = &'b dyn Fn(&Reducer<'_>, View<'_>, bool) -> Option<Lookahead>;
-
-/// The step that follows a run (see the module doc), built when the test pool asks for it through
-/// [`Lazy`] (a worker is idle at a step that may be the run's last): over the current tree while
-/// the run's best bytes are the current document's, over their parse once they are not. The plan
-/// (`plan.rs`) also asks for it on a branch where the run ends with a candidate that has not won
-/// yet: then over that candidate's parse. Each is built once (the parse once per bytes, for the
-/// last few bytes asked for).
-pub(crate) struct Successor<'b> {
-    build: Option<Build<'b>>,
-    unchanged: Option<Option<Lookahead>>,
-    /// The steps built over parses of other bytes, by the bytes' key, the latest last.
-    changed: Vec<(u128, Option<Lookahead>)>,
-}
-
-/// How many parses ahead of a commit a [`Successor`] keeps.
-const PARSES_KEPT: usize = 4;
-
-impl<'b> Successor<'b> {
-    /// No next step is known (or nobody is idle to start it: one worker).
-    pub(crate) fn none() -> Successor<'static> {
-        Successor {
-            build: None,
-            unchanged: None,
-            changed: Vec::new(),
-        }
-    }
-
-    /// The step `build` makes, if the pool has workers that could start it.
-    pub(crate) fn new(r: &Reducer<'_>, build: Build<'b>) -> Successor<'b> {
-        Successor {
-            build: r.speculates().then_some(build),
-            unchanged: None,
-            changed: Vec::new(),
-        }
-    }
-
-    /// The next step if the run ends with `best` (`None`: the reducer's best bytes now).
-    pub(crate) fn get(&mut self, r: &Reducer<'_>, best: Option<&[u8]>) -> Option<&Lookahead> {
-        let build = self.build?;
-        let best = best.unwrap_or(r.best());
-        if best == r.committed() {
-            return self
-                .unchanged
-                .get_or_insert_with(|| build(r, r.view(), false))
-                .as_ref();
-        }
-        let k = key(best);
-        let at = match self.changed.iter().position(|(c, _)| *c == k) {
-            Some(at) => at,
-            None => {
-                let step = r.parse_ahead(best, k).and_then(|p| {
-                    let mut step = build(r, p.view(), true)?;
-                    step.parsed = Some(Box::new(p));
-                    Some(step)
-                });
-                if self.changed.len() >= PARSES_KEPT {
-                    self.changed.remove(0);
-                }
-                self.changed.push((k, step));
-                self.changed.len() - 1
-            }
-        };
-        self.changed[at].1.as_ref()
-    }
-
-    /// The parse of `best` made ahead of the commit, if one was, for
-    /// [`Reducer::commit_parsed`].
-    pub(crate) fn into_parsed(self, best: &[u8]) -> Option<Parsed> {
-        let k = key(best);
-        let (_, step) = self.changed.into_iter().find(|(c, _)| *c == k)?;
-        step?.parsed.map(|p| *p)
-    }
-}
-
-/// A [`Successor`] for the test pool's `failed` prefetch (`pool::Next`) and the plan: the pool
-/// asks for it only when a worker is idle, so the parse ahead of a commit is made then, not at
-/// every step.
-pub(crate) struct Lazy<'s, 'b, 'r, 'a> {
-    after: RefCell<&'s mut Successor<'b>>,
-    r: &'r Reducer<'a>,
-}
-
-impl<'s, 'b, 'r, 'a> Lazy<'s, 'b, 'r, 'a> {
-    pub(crate) fn new(after: &'s mut Successor<'b>, r: &'r Reducer<'a>) -> Self {
-        Lazy {
-            after: RefCell::new(after),
-            r,
-        }
-    }
-
-    /// How many candidates the next step has (0 if there is none).
-    pub(crate) fn count(&self) -> usize {
-        self.count_after(None)
-    }
-
-    /// Renders candidate `i` of the next step; `false` if there is none.
-    pub(crate) fn render(&self, i: usize, out: &mut Vec<u8>) -> bool {
-        self.render_after(None, i, out)
-    }
-}
-
-impl Then for Lazy<'_, '_, '_, '_> {
-    fn count_after(&self, best: Option<&[u8]>) -> usize {
-        self.after
-            .borrow_mut()
-            .get(self.r, best)
-            .map_or(0, Lookahead::count)
-    }
-
-    fn render_after(&self, best: Option<&[u8]>, i: usize, out: &mut Vec<u8>) -> bool {
-        let mut after = self.after.borrow_mut();
-        after
-            .get(self.r, best)
-            .is_some_and(|a| a.render(self.r, i, out))
-    }
-
-    fn class_after(&self, best: Option<&[u8]>, i: usize) -> Option<usize> {
-        let mut after = self.after.borrow_mut();
-        after.get(self.r, best)?.class(i)
     }
 }
 

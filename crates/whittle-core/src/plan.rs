@@ -134,16 +134,20 @@ pub(crate) trait Plan {
 }
 
 /// The step a run goes on to after its last (`lookahead::Lazy`): its candidates when the run
-/// ends with `best` (`None`: with the reducer's best bytes as they are).
+/// ends with `best` (`None`: with the reducer's best bytes as they are), and, where that is
+/// known, those of the steps that follow once some of them have won (`won`: the winners in
+/// order, each numbered among the candidates of the steps the ones before it led to; empty: the
+/// step itself). The rest of a ddmin run is known this way; what follows a run's end is not.
 pub(crate) trait Then {
-    /// How many candidates it has.
-    fn count_after(&self, best: Option<&[u8]>) -> usize;
+    /// How many candidates it has (0 where they are not known).
+    fn count_after(&self, best: Option<&[u8]>, won: &[usize]) -> usize;
     /// Renders candidate `i`; `false` if there is none.
-    fn render_after(&self, best: Option<&[u8]>, i: usize, out: &mut Vec<u8>) -> bool;
+    fn render_after(&self, best: Option<&[u8]>, won: &[usize], i: usize, out: &mut Vec<u8>)
+    -> bool;
     /// The kind of step candidate `i` belongs to ([`Odds::CLASSES`]); `None` (the default): one
     /// that nothing records, weighed by the prior.
-    fn class_after(&self, best: Option<&[u8]>, i: usize) -> Option<usize> {
-        let _ = (best, i);
+    fn class_after(&self, best: Option<&[u8]>, won: &[usize], i: usize) -> Option<usize> {
+        let _ = (best, won, i);
         None
     }
 }
@@ -198,7 +202,15 @@ pub(crate) struct Planner<'p, S: Steps> {
 
 enum At<T> {
     Step(Rc<T>, usize),
-    After(usize),
+    /// Candidate `j` of the steps after the run, once its candidates `won` won (see [`Then`]).
+    After(Rc<Vec<usize>>, usize),
+}
+
+impl<T> At<T> {
+    /// The first candidate of the step after the run.
+    fn after() -> At<T> {
+        At::After(Rc::default(), 0)
+    }
 }
 
 struct Branch<T> {
@@ -256,7 +268,7 @@ impl<S: Steps> Planner<'_, S> {
             self.memo.won.borrow_mut().insert(id, next.clone());
             next
         });
-        next.map_or(At::After(0), |w| At::Step(w, 0))
+        next.map_or_else(At::after, |w| At::Step(w, 0))
     }
 
     /// Where the run goes after every candidate of `s` fails.
@@ -268,7 +280,7 @@ impl<S: Steps> Planner<'_, S> {
             self.memo.failed.borrow_mut().insert(id, next.clone());
             next
         });
-        next.map_or(At::After(0), |f| At::Step(f, 0))
+        next.map_or_else(At::after, |f| At::Step(f, 0))
     }
 }
 
@@ -312,7 +324,7 @@ impl<S: Steps> Plan for Planner<'_, S> {
                 return;
             }
             let (s, i) = match at {
-                At::After(j) => {
+                At::After(path, j) => {
                     let Some(then) = self.after else {
                         continue;
                     };
@@ -321,19 +333,24 @@ impl<S: Steps> Plan for Planner<'_, S> {
                         continue;
                     }
                     let best = best.as_deref();
-                    if j >= then.count_after(best) {
+                    if j >= then.count_after(best, &path) {
                         continue;
                     }
                     let mut out = Vec::new();
-                    if !then.render_after(best, j, &mut out) {
-                        push(&mut heap, chance, At::After(j + 1), won);
+                    if !then.render_after(best, &path, j, &mut out) {
+                        push(&mut heap, chance, At::After(path, j + 1), won);
                         continue;
                     }
                     let key = crate::judge::key(&out);
+                    // The steps after candidate `j` wins (none where they are not known).
+                    let past = || {
+                        let mut p = (*path).clone();
+                        p.push(j);
+                        At::After(Rc::new(p), 0)
+                    };
                     match known(key) {
-                        // What follows an interesting one is not known here.
-                        Some(true) => {}
-                        Some(false) => push(&mut heap, chance, At::After(j + 1), won),
+                        Some(true) => push(&mut heap, chance, past(), won),
+                        Some(false) => push(&mut heap, chance, At::After(path, j + 1), won),
                         None => {
                             let render = |o: &mut Vec<u8>| {
                                 o.extend_from_slice(&out);
@@ -348,9 +365,10 @@ impl<S: Steps> Plan for Planner<'_, S> {
                                 return;
                             }
                             let q = then
-                                .class_after(best, j)
+                                .class_after(best, &path, j)
                                 .map_or(PRIOR, |c| self.odds.chance(c));
-                            push(&mut heap, chance * (1.0 - q), At::After(j + 1), won);
+                            push(&mut heap, chance * q, past(), won.clone());
+                            push(&mut heap, chance * (1.0 - q), At::After(path, j + 1), won);
                         }
                     }
                     continue;

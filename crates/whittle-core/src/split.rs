@@ -97,6 +97,13 @@ impl Split {
         Some(step.as_ref().unwrap_or(self).count())
     }
 
+    /// The step after [`Split::chain_len`]'s candidate `i` wins ([`Split::after_win`] of its
+    /// step).
+    pub(crate) fn chain_after_win(&self, i: usize) -> Option<Split> {
+        let (step, i) = self.chain_step(i)?;
+        Some(step.as_ref().unwrap_or(self).after_win(i))
+    }
+
     /// The step of [`Split::chain_len`]'s candidate `i` (`None`: this one) and its index there.
     fn chain_step(&self, mut i: usize) -> Option<(Option<Split>, usize)> {
         if i < self.count() {

@@ -1,6 +1,6 @@
 //! The plan's walk over a run's outcomes, and what failed ddmin candidates rule out.
 
-use crate::plan::{Memo, Odds, Plan, Planner, Steps, Wanted};
+use crate::plan::{Memo, Odds, Plan, Planner, Steps, Then, Wanted};
 use crate::split::{Failures, Split};
 use std::rc::Rc;
 
@@ -59,12 +59,21 @@ impl Steps for ByHand {
 /// The candidates the plan offers from the start of `A`, with their chances, given the verdicts
 /// `known` of candidates by name.
 fn offers(steps: &ByHand, known: &[(&str, bool)]) -> Vec<(String, f64)> {
+    offers_then(steps, None, known)
+}
+
+/// [`offers`], with `after` the step after the run.
+fn offers_then(
+    steps: &ByHand,
+    after: Option<&dyn Then>,
+    known: &[(&str, bool)],
+) -> Vec<(String, f64)> {
     let (odds, memo) = (Odds::default(), Memo::default());
     let planner = Planner {
         steps,
         current: Rc::new('a'),
         odds: &odds,
-        after: None,
+        after,
         memo: &memo,
     };
     let keys: Vec<(u128, bool)> = known
@@ -117,6 +126,57 @@ fn the_plan_offers_the_likeliest_candidates_first_on_both_branches() {
     );
     // `a0` won: only `C` is left.
     close(&offers(&steps, &[("a0", true)]), &[("c0", 1.0)]);
+}
+
+/// The step after the run, by hand: `x0 x1`; once `x0` has won, `y0`; what follows a win of
+/// `x1` or of `y0` is not known.
+struct AfterByHand;
+
+impl AfterByHand {
+    fn names(won: &[usize]) -> &'static [&'static str] {
+        match won {
+            [] => &["x0", "x1"],
+            [0] => &["y0"],
+            _ => &[],
+        }
+    }
+}
+
+impl Then for AfterByHand {
+    fn count_after(&self, _: Option<&[u8]>, won: &[usize]) -> usize {
+        AfterByHand::names(won).len()
+    }
+
+    fn render_after(&self, _: Option<&[u8]>, won: &[usize], i: usize, out: &mut Vec<u8>) -> bool {
+        match AfterByHand::names(won).get(i) {
+            Some(n) => {
+                out.extend(n.bytes());
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+#[test]
+fn the_plan_follows_wins_into_the_step_after_the_run() {
+    let steps = ByHand {
+        a1_ruled_out: false,
+    };
+    let failed = [("a0", false), ("a1", false), ("b0", false), ("b1", false)];
+    // The run ends with nothing won: `x0` is needed for sure, `x1` if it fails (3/4), `y0` if
+    // it wins (1/4); nothing after `x1` wins.
+    close(
+        &offers_then(&steps, Some(&AfterByHand), &failed),
+        &[("x0", 1.0), ("x1", 0.75), ("y0", 0.25)],
+    );
+    // `x0` won: `y0` is needed for sure.
+    let mut known = failed.to_vec();
+    known.push(("x0", true));
+    close(
+        &offers_then(&steps, Some(&AfterByHand), &known),
+        &[("y0", 1.0)],
+    );
 }
 
 #[test]
@@ -172,4 +232,18 @@ fn narrowing_keeps_the_smallest_failures_left_in_the_configuration() {
     assert_eq!(config.kept(6), vec![0, 1, 2, 3, 4, 5]);
     assert_eq!(failures.weight(&config, 6), 0.0);
     assert_eq!(failures.weight(&config, 5), 1.0);
+}
+
+#[test]
+fn a_win_in_a_chain_of_splits_goes_on_as_ddmin_from_that_split() {
+    // Eight items from two parts: the chain is the 2-split, the 4-split, the 8-split. Its
+    // candidate 3 is the 4-split's candidate 1, which removes items 2 and 3; ddmin goes on
+    // without them in three parts, scanning from the part after the one removed (part 1).
+    let split = Split::first(8, 2);
+    assert_eq!(split.chain_len(), 2 + 4 + 8);
+    let next = split.chain_after_win(3).expect("in the chain");
+    assert_eq!(next.config, vec![0, 1, 4, 5, 6, 7]);
+    assert_eq!(next.count(), 3);
+    assert_eq!(next.kept(0), vec![0, 1, 6, 7]);
+    assert!(split.chain_after_win(14).is_none());
 }

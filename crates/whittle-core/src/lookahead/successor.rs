@@ -1,0 +1,140 @@
+//! The step that follows a run, built on the tree the run's commit will make (a parse of its
+//! best bytes, made ahead of the commit: the speculative commit), and handed to the test pool
+//! and the plan lazily, when a worker is idle ([`Lazy`]).
+
+use super::Lookahead;
+use crate::engine::{Parsed, Reducer, View};
+use crate::judge::key;
+use crate::plan::Then;
+use std::cell::RefCell;
+
+/// Builds the step that follows a run, over the tree in `View`; the flag says whether the run
+/// changed the tree (the view is then a parse of the best bytes).
+pub(crate) type Build<'b> = &'b dyn Fn(&Reducer<'_>, View<'_>, bool) -> Option<Lookahead>;
+
+/// The step that follows a run (see the module doc), built when the test pool asks for it through
+/// [`Lazy`] (a worker is idle at a step that may be the run's last): over the current tree while
+/// the run's best bytes are the current document's, over their parse once they are not. The plan
+/// (`plan.rs`) also asks for it on a branch where the run ends with a candidate that has not won
+/// yet: then over that candidate's parse. Each is built once (the parse once per bytes, for the
+/// last few bytes asked for).
+pub(crate) struct Successor<'b> {
+    build: Option<Build<'b>>,
+    unchanged: Option<Option<Lookahead>>,
+    /// The steps built over parses of other bytes, by the bytes' key, the latest last.
+    changed: Vec<(u128, Option<Lookahead>)>,
+}
+
+/// How many parses ahead of a commit a [`Successor`] keeps.
+const PARSES_KEPT: usize = 4;
+
+impl<'b> Successor<'b> {
+    /// No next step is known (or nobody is idle to start it: one worker).
+    pub(crate) fn none() -> Successor<'static> {
+        Successor {
+            build: None,
+            unchanged: None,
+            changed: Vec::new(),
+        }
+    }
+
+    /// The step `build` makes, if the pool has workers that could start it.
+    pub(crate) fn new(r: &Reducer<'_>, build: Build<'b>) -> Successor<'b> {
+        Successor {
+            build: r.speculates().then_some(build),
+            unchanged: None,
+            changed: Vec::new(),
+        }
+    }
+
+    /// The next step if the run ends with `best` (`None`: the reducer's best bytes now).
+    pub(crate) fn get(&mut self, r: &Reducer<'_>, best: Option<&[u8]>) -> Option<&Lookahead> {
+        let build = self.build?;
+        let best = best.unwrap_or(r.best());
+        if best == r.committed() {
+            return self
+                .unchanged
+                .get_or_insert_with(|| build(r, r.view(), false))
+                .as_ref();
+        }
+        let k = key(best);
+        let at = match self.changed.iter().position(|(c, _)| *c == k) {
+            Some(at) => at,
+            None => {
+                let step = r.parse_ahead(best, k).and_then(|p| {
+                    let mut step = build(r, p.view(), true)?;
+                    step.parsed = Some(Box::new(p));
+                    Some(step)
+                });
+                if self.changed.len() >= PARSES_KEPT {
+                    self.changed.remove(0);
+                }
+                self.changed.push((k, step));
+                self.changed.len() - 1
+            }
+        };
+        self.changed[at].1.as_ref()
+    }
+
+    /// The parse of `best` made ahead of the commit, if one was, for
+    /// [`Reducer::commit_parsed`].
+    pub(crate) fn into_parsed(self, best: &[u8]) -> Option<Parsed> {
+        let k = key(best);
+        let (_, step) = self.changed.into_iter().find(|(c, _)| *c == k)?;
+        step?.parsed.map(|p| *p)
+    }
+}
+
+/// A [`Successor`] for the test pool's `failed` prefetch (`pool::Next`) and the plan: the pool
+/// asks for it only when a worker is idle, so the parse ahead of a commit is made then, not at
+/// every step.
+pub(crate) struct Lazy<'s, 'b, 'r, 'a> {
+    after: RefCell<&'s mut Successor<'b>>,
+    r: &'r Reducer<'a>,
+}
+
+impl<'s, 'b, 'r, 'a> Lazy<'s, 'b, 'r, 'a> {
+    pub(crate) fn new(after: &'s mut Successor<'b>, r: &'r Reducer<'a>) -> Self {
+        Lazy {
+            after: RefCell::new(after),
+            r,
+        }
+    }
+
+    /// How many candidates the next step has (0 if there is none).
+    pub(crate) fn count(&self) -> usize {
+        self.count_after(None, &[])
+    }
+
+    /// Renders candidate `i` of the next step; `false` if there is none.
+    pub(crate) fn render(&self, i: usize, out: &mut Vec<u8>) -> bool {
+        self.render_after(None, &[], i, out)
+    }
+}
+
+impl Then for Lazy<'_, '_, '_, '_> {
+    fn count_after(&self, best: Option<&[u8]>, won: &[usize]) -> usize {
+        let mut after = self.after.borrow_mut();
+        after
+            .get(self.r, best)
+            .map_or(0, |a| a.count_after_wins(self.r, won))
+    }
+
+    fn render_after(
+        &self,
+        best: Option<&[u8]>,
+        won: &[usize],
+        i: usize,
+        out: &mut Vec<u8>,
+    ) -> bool {
+        let mut after = self.after.borrow_mut();
+        after
+            .get(self.r, best)
+            .is_some_and(|a| a.render_after_wins(self.r, won, i, out))
+    }
+
+    fn class_after(&self, best: Option<&[u8]>, won: &[usize], i: usize) -> Option<usize> {
+        let mut after = self.after.borrow_mut();
+        after.get(self.r, best)?.class_after_wins(self.r, won, i)
+    }
+}
