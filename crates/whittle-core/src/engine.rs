@@ -11,7 +11,7 @@ use crate::format::Format;
 use crate::judge::{Judge, key};
 use crate::observe::{Gate, Observer, Started};
 use crate::oracle::{Oracle, Verdict};
-use crate::plan::Odds;
+use crate::plan::{Odds, Plan};
 use crate::pool::Pool;
 use crate::rules::{CompiledRules, Rules};
 use crate::stats::Stats;
@@ -302,18 +302,17 @@ impl<'a> Reducer<'a> {
 
     /// Tests the original input (it must be interesting) and the empty file (it must not be).
     pub fn check_input(&mut self) -> Result<(), ReduceError> {
-        self.check_input_opening(0, &|_, _| false)
+        self.check_input_opening(None)
     }
 
     /// [`Reducer::check_input`]; on the pool of [`Reducer::parallel`], idle workers meanwhile
-    /// start the first of the `count` candidates that `render` makes (what the algorithm tests
-    /// first, if its candidates fail) while the processors have time to spare (see
-    /// `Pool::open`): without it, the reduction's first round of tests would be the original's
-    /// alone. What they start is what the algorithm tests anyway, so its output is the same.
+    /// start the candidates the `opening` plan offers (what the algorithm tests first) while the
+    /// processors have time to spare (see `Pool::open`): without it, the reduction's first
+    /// round of tests would be the original's alone. What they start is what the algorithm
+    /// tests anyway, so its output is the same.
     pub(crate) fn check_input_opening(
         &self,
-        count: usize,
-        render: &dyn Fn(usize, &mut Vec<u8>) -> bool,
+        opening: Option<&dyn Plan>,
     ) -> Result<(), ReduceError> {
         let input = &self.bytes;
         // The empty file goes to the test itself, past the gate: a test that accepts it accepts
@@ -330,10 +329,10 @@ impl<'a> Reducer<'a> {
             std::thread::scope(|s| {
                 let empty = s.spawn(empty);
                 let original = s.spawn(|| self.judge(input, &|| false));
-                if let Some(pool) = &self.pool {
+                if let (Some(pool), Some(plan)) = (&self.pool, opening) {
                     let running = || !original.is_finished();
                     let (judge, gate) = (&*self.judge, self.gate);
-                    pool.open(judge, gate, input, count, render, 2, &running);
+                    pool.open(judge, gate, input, plan, 2, &running);
                 }
                 let join = |h: std::thread::ScopedJoinHandle<'_, _>| {
                     h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))

@@ -13,7 +13,7 @@
 use crate::edit::{Edit, Edits};
 use crate::engine::{Parsed, Reducer, View};
 use crate::lexicon::Splices;
-use crate::plan::Odds;
+use crate::plan::{Odds, Then};
 use crate::split::{Split, edits_keeping};
 use crate::template::Template;
 use crate::tree::{NodeId, Tree};
@@ -243,16 +243,11 @@ impl Lookahead {
         self.steps.iter().map(Step::count).sum()
     }
 
-    /// Renders candidate `i` of the steps; `false` if there is none.
-    pub(crate) fn render(&self, r: &Reducer<'_>, i: usize, out: &mut Vec<u8>) -> bool {
-        self.render_after_wins(r, &[], i, out)
-    }
-
     /// Calls `f` with the steps that follow once candidates `won` of these have won, one after
     /// the other (each numbered among the candidates of the steps the ones before it led to;
-    /// none: these steps): the rest of the ddmin run the last one won in, over the same tree.
-    /// `None` where that is not known: past the run's end (its commit makes another tree), or
-    /// after a step that is not ddmin's.
+    /// none: these steps): the rest of the ddmin run or of the sweeps the last one won in, over
+    /// the same tree. `None` where that is not known: past the run's end (its commit makes
+    /// another tree), or after a text rewrite or the tidy rendering.
     fn with_steps<T>(
         &self,
         r: &Reducer<'_>,
@@ -266,9 +261,9 @@ impl Lookahead {
         }
     }
 
-    /// The tree the steps are over.
-    fn tree<'d>(&'d self, r: &'d Reducer<'_>) -> &'d Tree {
-        &self.parsed.as_ref().map_or(r.doc(), |p| &p.doc).tree
+    /// The document the steps are over.
+    fn doc<'d>(&'d self, r: &'d Reducer<'_>) -> &'d crate::Document {
+        self.parsed.as_ref().map_or(r.doc(), |p| &p.doc)
     }
 
     /// [`Lookahead::with_steps`]'s steps after `won`, not empty.
@@ -277,7 +272,7 @@ impl Lookahead {
             return steps.clone();
         }
         let (&last, before) = won.split_last()?;
-        let tree = self.tree(r);
+        let tree = &self.doc(r).tree;
         let steps = if before.is_empty() {
             won_steps(tree, &self.steps, last)
         } else {
@@ -328,7 +323,7 @@ impl Lookahead {
 
     /// Renders candidate `i` of `step`; `false` if there is none.
     fn render_step(&self, r: &Reducer<'_>, (step, i): (&Step, usize), out: &mut Vec<u8>) -> bool {
-        let doc = self.parsed.as_ref().map_or(r.doc(), |p| &p.doc);
+        let doc = self.doc(r);
         let edits = match step {
             Step::Ddmin { items, split } => {
                 (split.chain_kept(i)).map(|kept| edits_keeping(&Edits::new(), items, &kept))
@@ -349,6 +344,37 @@ impl Lookahead {
             r.format().render(doc, &e, out);
             true
         })
+    }
+}
+
+/// What the algorithm tests first, as the step after a run for the plan of the reduction's
+/// opening (`plan::Opening`): over the current tree, since no run came before.
+pub(crate) struct Ahead<'r, 'a> {
+    pub(crate) lookahead: Lookahead,
+    pub(crate) r: &'r Reducer<'a>,
+}
+
+impl Then for Ahead<'_, '_> {
+    fn count_after(&self, best: Option<&[u8]>, won: &[usize]) -> usize {
+        match best {
+            None => self.lookahead.count_after_wins(self.r, won),
+            Some(_) => 0,
+        }
+    }
+
+    fn render_after(
+        &self,
+        best: Option<&[u8]>,
+        won: &[usize],
+        i: usize,
+        out: &mut Vec<u8>,
+    ) -> bool {
+        best.is_none() && self.lookahead.render_after_wins(self.r, won, i, out)
+    }
+
+    fn class_after(&self, best: Option<&[u8]>, won: &[usize], i: usize) -> Option<usize> {
+        best.is_none()
+            .then(|| self.lookahead.class_after_wins(self.r, won, i))?
     }
 }
 

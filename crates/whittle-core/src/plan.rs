@@ -152,6 +152,68 @@ pub(crate) trait Then {
     }
 }
 
+/// The plan of a [`Then`]'s steps alone, with their wins, as if after a step without
+/// candidates: the reduction's opening (what the algorithm tests first), offered while the
+/// original input is tested.
+pub(crate) struct Opening<'p> {
+    pub(crate) then: &'p dyn Then,
+    pub(crate) odds: &'p Odds,
+}
+
+impl Plan for Opening<'_> {
+    fn plan(
+        &self,
+        from: usize,
+        known: &dyn Fn(u128) -> Option<bool>,
+        want: &mut dyn FnMut(Wanted<'_>) -> bool,
+    ) {
+        let memo = Memo::default();
+        let planner = Planner {
+            steps: &NoSteps,
+            current: Rc::new(()),
+            odds: self.odds,
+            after: Some(self.then),
+            memo: &memo,
+        };
+        planner.plan(from, known, want);
+    }
+}
+
+/// A run of one step without candidates.
+struct NoSteps;
+
+impl Steps for NoSteps {
+    type Step = ();
+
+    fn count(&self, _: &()) -> usize {
+        0
+    }
+
+    fn id(&self, _: &(), i: usize) -> u64 {
+        i as u64
+    }
+
+    fn step_id(&self, _: &()) -> u64 {
+        0
+    }
+
+    fn render(&self, _: &(), _: usize, _: &mut Vec<u8>) -> bool {
+        false
+    }
+
+    fn won(&self, _: &(), _: usize) -> Option<()> {
+        None
+    }
+
+    fn failed(&self, _: &()) -> Option<()> {
+        None
+    }
+
+    fn class(&self, _: &()) -> usize {
+        Odds::SWEEP
+    }
+}
+
 /// What a plan worked out, kept for the whole run (a step's plan is made again whenever a
 /// verdict comes in): the key of each candidate's bytes (`None`: no candidate), by
 /// [`Steps::id`], and the steps that follow a win and a failure, by the step's id.

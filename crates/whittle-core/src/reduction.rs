@@ -8,9 +8,10 @@ use crate::engine::{Options, Reducer};
 use crate::error::ReduceError;
 use crate::format::Format;
 use crate::journal::{Journal, JournalSpec};
-use crate::lookahead::Lookahead;
+use crate::lookahead::Ahead;
 use crate::observe::{Gate, Observer};
 use crate::oracle::{Oracle, TimeoutReport, Verdict};
+use crate::plan::{Opening, Plan};
 use crate::repeat::Repeat;
 use crate::rules::Rules;
 use crate::stats::Stats;
@@ -251,15 +252,18 @@ impl<'a> Reduction<'a> {
         // The pool's workers live from the checks of the input on: meanwhile they can start the
         // algorithm's first candidates (`Reducer::check_input_opening`).
         let (nodes_before, interrupted) = reducer.parallel(|r| {
-            let opening = r
+            let ahead = (r
                 .speculates()
                 .then(|| algo::opening(r, algorithm))
-                .flatten();
-            let count = opening.as_ref().map_or(0, Lookahead::count);
-            let render =
-                |i: usize, out: &mut Vec<u8>| opening.as_ref().is_some_and(|o| o.render(r, i, out));
-            r.check_input_opening(count, &render).map_err(discard)?;
-            drop(opening);
+                .flatten())
+            .map(|lookahead| Ahead { lookahead, r });
+            let plan = (ahead.as_ref()).map(|then| Opening {
+                then,
+                odds: r.odds(),
+            });
+            r.check_input_opening(plan.as_ref().map(|p| p as &dyn Plan))
+                .map_err(discard)?;
+            drop(ahead);
             // The adaptive timeout times the original input: runs of the test that are not
             // verdicts on candidates. The journal keeps their times (and a resumed run restored
             // them when it opened the journal, so it does not time the original again).

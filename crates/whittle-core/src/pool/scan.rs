@@ -301,66 +301,57 @@ impl Pool {
     ) {
         let mut out = Vec::new();
         while *cursor < limit && self.has_room_to_speculate() {
-            let job = self.speculate(judge, gate, than, *cursor, render, &mut out);
-            if let (Some(job), Some(started)) = (job, started.as_deref_mut()) {
-                started.push(job);
+            out.clear();
+            if render(*cursor, &mut out) && shortlex_smaller(&out, than) {
+                let k = key(&out);
+                if judge.peek(k).is_none() && self.running(k).is_none() {
+                    let job = self.submit(k, std::mem::take(&mut out), gate, judge.phase());
+                    if let Some(started) = started.as_deref_mut() {
+                        started.push(job);
+                    }
+                }
             }
             *cursor += 1;
         }
     }
 
-    /// Starts the test of candidate `i` that `render` makes, unless it is not smaller than
-    /// `than`, known, or running.
-    fn speculate(
-        &self,
-        judge: &Judge<'_>,
-        gate: bool,
-        than: &[u8],
-        i: usize,
-        render: &dyn Fn(usize, &mut Vec<u8>) -> bool,
-        out: &mut Vec<u8>,
-    ) -> Option<Arc<Job>> {
-        out.clear();
-        if !(render(i, out) && shortlex_smaller(out, than)) {
-            return None;
-        }
-        let k = key(out);
-        (judge.peek(k).is_none() && self.running(k).is_none())
-            .then(|| self.submit(k, std::mem::take(out), gate, judge.phase()))
-    }
-
     /// The reduction's opening: while `running()` (the checks of the input, `beside` tests that
     /// run outside the pool), and once the processors are seen to have time to spare
-    /// ([`crate::load::Load::spare_while`]), starts the first of the `count` candidates that
-    /// `render` makes (what the algorithm tests first), as many as the room for speculative tests
-    /// leaves beside the checks. The algorithm's first step then joins their tests.
-    #[allow(clippy::too_many_arguments)]
+    /// ([`crate::load::Load::spare_while`]), starts the candidates `plan` offers (what the
+    /// algorithm tests first, most likely needed first, down to [`MIN_CHANCE`]), as many as the
+    /// room for speculative tests leaves beside the checks. The algorithm's first step then
+    /// joins their tests.
     pub(crate) fn open(
         &self,
         judge: &Judge<'_>,
         gate: bool,
         best: &[u8],
-        count: usize,
-        render: &dyn Fn(usize, &mut Vec<u8>) -> bool,
+        plan: &dyn Plan,
         beside: usize,
         running: &dyn Fn() -> bool,
     ) {
-        if count == 0 || self.load.room() <= beside || !self.load.spare_while(running) {
+        if self.load.room() <= beside || !self.load.spare_while(running) {
             return;
         }
         let room = self.load.room().saturating_sub(beside);
-        // The empty file is one of the checks.
-        let render = |i: usize, out: &mut Vec<u8>| render(i, out) && !out.is_empty();
         let (mut started, mut out) = (0, Vec::new());
-        for i in 0..count {
-            if started >= room {
-                break;
+        plan.plan(0, &|k| judge.peek(k), &mut |w: Wanted<'_>| {
+            if w.chance < MIN_CHANCE || started >= room {
+                return false;
             }
-            started += usize::from(
-                self.speculate(judge, gate, best, i, &render, &mut out)
-                    .is_some(),
-            );
-        }
+            out.clear();
+            // The empty file is one of the checks.
+            if (w.render)(&mut out)
+                && !out.is_empty()
+                && shortlex_smaller(&out, best)
+                && judge.peek(w.key).is_none()
+                && self.running(w.key).is_none()
+            {
+                self.submit(w.key, std::mem::take(&mut out), gate, judge.phase());
+                started += 1;
+            }
+            true
+        });
     }
 
     /// Whether a candidate is interesting, once its test has ended (`None` before). A test
