@@ -1,6 +1,6 @@
 //! The plan's walk over a run's outcomes, and what failed ddmin candidates rule out.
 
-use crate::plan::{Memo, Odds, Plan, Planner, Steps, Then, Wanted};
+use crate::plan::{Memo, Odds, Opening, Plan, Planner, Steps, Then, Wanted};
 use crate::split::{Failures, Split};
 use std::rc::Rc;
 
@@ -177,6 +177,25 @@ fn the_plan_follows_wins_into_the_step_after_the_run() {
         &offers_then(&steps, Some(&AfterByHand), &known),
         &[("y0", 1.0)],
     );
+}
+
+#[test]
+fn the_opening_offers_the_first_step_and_what_follows_its_wins() {
+    // As after a run that ends with nothing won (above): `x0` for sure, `x1` if it fails, `y0`
+    // if it wins.
+    let odds = Odds::default();
+    let opening = Opening {
+        then: &AfterByHand,
+        odds: &odds,
+    };
+    let mut out = Vec::new();
+    opening.plan(0, &|_| None, &mut |w: Wanted<'_>| {
+        let mut bytes = Vec::new();
+        assert!((w.render)(&mut bytes));
+        out.push((String::from_utf8(bytes).unwrap(), w.chance));
+        true
+    });
+    close(&out, &[("x0", 1.0), ("x1", 0.75), ("y0", 0.25)]);
 }
 
 #[test]
