@@ -415,6 +415,10 @@ impl Oracle for Journal<'_> {
         self.inner.restore_timings(original);
     }
 
+    fn expect_original(&self, input: &[u8]) -> bool {
+        self.inner.expect_original(input)
+    }
+
     fn original_runs(&self) -> Vec<OriginalRun> {
         self.inner.original_runs()
     }

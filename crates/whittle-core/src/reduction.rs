@@ -250,10 +250,11 @@ impl<'a> Reduction<'a> {
         reducer.notify_started();
         let (algorithm, input, format) = (self.algorithm, self.input, self.format);
         // The pool's workers live from the checks of the input on: meanwhile they can start the
-        // algorithm's first candidates (`Reducer::check_input_opening`).
+        // algorithm's first candidates (`Reducer::check_input_opening`), where the oracle can
+        // tell the original's test apart from theirs.
+        let opens = oracle.expect_original(input);
         let (nodes_before, interrupted) = reducer.parallel(|r| {
-            let ahead = (r
-                .speculates()
+            let ahead = ((r.speculates() && opens)
                 .then(|| algo::opening(r, algorithm))
                 .flatten())
             .map(|lookahead| Ahead { lookahead, r });

@@ -54,6 +54,10 @@ impl Oracle for Repeat<'_> {
         self.inner.restore_timings(original);
     }
 
+    fn expect_original(&self, input: &[u8]) -> bool {
+        self.inner.expect_original(input)
+    }
+
     fn original_runs(&self) -> Vec<OriginalRun> {
         self.inner.original_runs()
     }

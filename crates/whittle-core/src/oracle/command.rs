@@ -77,7 +77,7 @@ impl CommandOracle {
         let dir = tempfile::Builder::new().prefix("whittle-").tempdir()?;
         let path = dir.path().join(&self.file_name);
         fs::write(&path, candidate)?;
-        self.run_at(&path, dir.path(), cancel, capture)
+        self.run_file(&path, dir.path(), cancel, capture, Some(candidate))
     }
 
     /// Runs the test on an existing file with `cwd` as working directory.
@@ -87,6 +87,19 @@ impl CommandOracle {
         cwd: &Path,
         cancel: &dyn Fn() -> bool,
         capture: bool,
+    ) -> Result<Run, OracleError> {
+        self.run_file(path, cwd, cancel, capture, None)
+    }
+
+    /// [`CommandOracle::run_at`], told the file's bytes when they are at hand (so that the
+    /// limiter can tell the original's test apart: [`Oracle::expect_original`]).
+    fn run_file(
+        &self,
+        path: &Path,
+        cwd: &Path,
+        cancel: &dyn Fn() -> bool,
+        capture: bool,
+        bytes: Option<&[u8]>,
     ) -> Result<Run, OracleError> {
         let empty = fs::metadata(path).is_ok_and(|m| m.len() == 0);
         let run = run_shell(
@@ -98,7 +111,7 @@ impl CommandOracle {
             capture,
             self.guard.as_ref(),
         )?;
-        self.limiter.record(run.verdict, run.elapsed, empty);
+        self.limiter.record(run.verdict, run.elapsed, empty, bytes);
         Ok(run)
     }
 
@@ -161,6 +174,11 @@ impl Oracle for CommandOracle {
 
     fn original_runs(&self) -> Vec<OriginalRun> {
         self.limiter.original_runs().0
+    }
+
+    fn expect_original(&self, input: &[u8]) -> bool {
+        self.limiter.expect(input);
+        true
     }
 
     fn timeout_report(&self) -> Option<TimeoutReport> {

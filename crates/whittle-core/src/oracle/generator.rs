@@ -184,7 +184,7 @@ impl GeneratorOracle {
         let guard = self.guard.as_ref();
         let run = run_shell(&line, &self.cwd, &env, limit, cancel, capture, guard)?;
         self.limiter
-            .record(run.verdict, run.elapsed, trace.is_empty());
+            .record(run.verdict, run.elapsed, trace.is_empty(), None);
         let mut stats = self.stats.lock().unwrap_or_else(|e| e.into_inner());
         if run.verdict != Verdict::Cancelled {
             stats.generator_runs += 1;
@@ -271,6 +271,12 @@ impl Oracle for GeneratorOracle {
 
     fn starts_processes(&self) -> bool {
         true
+    }
+
+    /// The test times the input the original trace generates, which is not known before the
+    /// generator has run: no opening.
+    fn expect_original(&self, _: &[u8]) -> bool {
+        false
     }
 
     fn test(&self, candidate: &[u8], cancel: &dyn Fn() -> bool) -> Result<Verdict, OracleError> {

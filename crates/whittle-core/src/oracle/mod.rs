@@ -74,6 +74,16 @@ pub trait Oracle: Sync {
         let _ = original;
     }
 
+    /// Told the original input before its test. The candidates of the reduction's opening may be
+    /// tested at the same time (`Reducer::check_input_opening`), so an oracle that times the
+    /// original's test (the adaptive timeout) must tell it apart by its bytes, not as the first
+    /// test to end. Returns whether it can: `true` by default (an oracle that times nothing);
+    /// the opening runs only where it can.
+    fn expect_original(&self, input: &[u8]) -> bool {
+        let _ = input;
+        true
+    }
+
     /// The original input's timed runs so far (none by default): the journal records the first
     /// as soon as the original's test ends, before the calibration.
     fn original_runs(&self) -> Vec<OriginalRun> {

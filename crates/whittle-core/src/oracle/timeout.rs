@@ -176,6 +176,8 @@ struct State {
     /// How many of them an earlier run measured (restored from its journal).
     restored: usize,
     seen_any: bool,
+    /// The original input, when the oracle was told it ([`Limiter::expect`]).
+    expected: Option<Vec<u8>>,
 }
 
 /// One timed run of the original input: how it ended and how long it took. The journal keeps
@@ -238,11 +240,29 @@ impl Limiter {
         limit
     }
 
+    /// The original input, so that its first test is told apart from the candidates tested at
+    /// the same time (the reduction's opening) by its bytes.
+    pub(crate) fn expect(&self, input: &[u8]) {
+        self.lock().expected = Some(input.to_vec());
+    }
+
     /// Records how a test of an `empty` candidate or not ended and how long it took. The first
-    /// test of a candidate that is not empty is the original input's.
-    pub(crate) fn record(&self, verdict: Verdict, elapsed: Duration, empty: bool) {
+    /// test of the original input is timed as the original's: the first one of the `bytes`
+    /// told by [`Limiter::expect`], or, where these are not known, the first test of a
+    /// candidate that is not empty.
+    pub(crate) fn record(
+        &self,
+        verdict: Verdict,
+        elapsed: Duration,
+        empty: bool,
+        bytes: Option<&[u8]>,
+    ) {
         let mut s = self.lock();
-        if verdict != Verdict::Cancelled && !s.seen_any && !empty {
+        let original = match (&s.expected, bytes) {
+            (Some(expected), Some(bytes)) => expected[..] == *bytes,
+            _ => !empty,
+        };
+        if verdict != Verdict::Cancelled && !s.seen_any && original {
             s.seen_any = true;
             s.original.push((verdict, elapsed));
         }

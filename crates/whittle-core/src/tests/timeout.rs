@@ -111,6 +111,25 @@ fn the_empty_files_quick_run_does_not_shorten_the_originals_limit() {
 }
 
 #[test]
+fn a_candidate_that_ends_before_the_original_is_not_timed_as_the_original() {
+    // The reduction's opening tests the first candidates beside the input: one that ends first
+    // (here: before the input's test even starts) is not the original, whose bytes the oracle
+    // was told.
+    let o = sleeper(Timeout::Adaptive(Adaptive {
+        floor: ms(50),
+        ..Adaptive::default()
+    }));
+    assert!(o.expect_original(b"0.3!"));
+    assert_eq!(o.test(b"0.01", &|| false).unwrap(), Verdict::Boring);
+    assert!(o.original_runs().is_empty());
+    assert_eq!(o.test(b"0.3!", &|| false).unwrap(), Verdict::Interesting);
+    let runs = o.original_runs();
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    assert_eq!(runs[0].0, Verdict::Interesting);
+    assert!(runs[0].1 >= ms(300), "{runs:?}");
+}
+
+#[test]
 fn a_reduction_times_the_original_until_more_runs_cannot_move_the_limit() {
     let grep = |timeout| CommandOracle::new("grep -q k {}", Path::new("t.toy"), timeout);
     let o = grep(Timeout::Adaptive(Adaptive::default()));
