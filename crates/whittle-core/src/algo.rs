@@ -154,11 +154,13 @@ fn run_auto(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
     crate::tail::byte_tail(r)
 }
 
-/// What `algorithm` tests first on the current tree, as far as its candidates fail (HDD's
-/// levels, GTR's templates and levels, one after the other while the tree stays as it is): idle
-/// workers start these while the original input is tested ([`Reducer::check_input`]), so that
-/// the reduction's first round of tests is not the original's alone. `None` where more than the
-/// tree decides the first step (`auto` with a format that has a slice or list moves: C).
+/// What `algorithm` tests first on the current tree: the first steps of its runs while their
+/// candidates fail (ddmin's splits, HDD's levels, GTR's templates and levels, one after the
+/// other while the tree stays as it is), whose wins the opening's plan follows into the rest of
+/// their run (`plan::Opening`). Idle workers start these while the original input is tested
+/// (`Reducer::check_input_opening`), so that the reduction's first round of tests is not the
+/// original's alone. `None` where more than the tree decides the first step (`auto` with a
+/// format that has a slice or list moves: C).
 pub(crate) fn opening(r: &Reducer<'_>, algorithm: Algorithm) -> Option<Lookahead> {
     let v = r.view();
     let round = |deletions_first| {

@@ -137,7 +137,8 @@ pub(crate) trait Plan {
 /// ends with `best` (`None`: with the reducer's best bytes as they are), and, where that is
 /// known, those of the steps that follow once some of them have won (`won`: the winners in
 /// order, each numbered among the candidates of the steps the ones before it led to; empty: the
-/// step itself). The rest of a ddmin run is known this way; what follows a run's end is not.
+/// step itself). The rest of a ddmin run or of a sweep is known this way; what follows a run's
+/// end is not.
 pub(crate) trait Then {
     /// How many candidates it has (0 where they are not known).
     fn count_after(&self, best: Option<&[u8]>, won: &[usize]) -> usize;
