@@ -69,10 +69,25 @@ impl Odds {
     }
 
     /// The chance that a candidate of `class` not yet judged wins: what its class did so far,
-    /// after a prior of one win in four ([`PRIOR`]).
+    /// after a prior of what the ddmin classes next to it did (within [`NEIGHBOURS`] of it; the
+    /// splits of 7 and 9 parts win about as often as those of 8), itself after a prior of one
+    /// win in four ([`PRIOR`]). ddmin visits most of its classes briefly (after a win at 8
+    /// parts comes a split of 7, then of 6), so a class's own few verdicts would leave its
+    /// chance near one in four where its neighbours already show most candidates win.
     pub(crate) fn chance(&self, class: usize) -> f64 {
-        let (won, tried) = self.lock()[class.min(Odds::CLASSES - 1)];
-        ((won + PRIOR * 4.0) / (tried + 4.0)).min(1.0)
+        let c = self.lock();
+        let class = class.min(Odds::CLASSES - 1);
+        let prior = if class == Odds::SWEEP {
+            PRIOR
+        } else {
+            let near = class.saturating_sub(NEIGHBOURS)..=(class + NEIGHBOURS).min(Odds::SWEEP - 1);
+            let (won, tried) = near
+                .filter(|&k| k != class)
+                .fold((0.0, 0.0), |(w, t), k| (w + c[k].0, t + c[k].1));
+            (won + PRIOR * 4.0) / (tried + 4.0)
+        };
+        let (won, tried) = c[class];
+        ((won + prior * 4.0) / (tried + 4.0)).min(1.0)
     }
 
     /// Records that a step of `class` judged candidates of weights adding up to `tried`, of
@@ -112,6 +127,9 @@ impl Odds {
 /// wins, is planned for first. The steps after a run are weighed by what their kind did so far
 /// (after this prior), the tidy rendering and text rewrites by it alone.
 const PRIOR: f64 = 0.25;
+
+/// The ddmin classes this close to another inform its prior ([`Odds::chance`]).
+const NEIGHBOURS: usize = 2;
 
 /// A candidate the plan offers the pool: how likely the reduction is to need its verdict, its
 /// bytes' key, and how to render them.

@@ -266,3 +266,23 @@ fn a_win_in_a_chain_of_splits_goes_on_as_ddmin_from_that_split() {
     assert_eq!(next.kept(0), vec![0, 1, 6, 7]);
     assert!(split.chain_after_win(14).is_none());
 }
+
+#[test]
+fn a_ddmin_class_without_verdicts_takes_its_odds_from_the_classes_next_to_it() {
+    // Four wins in four at 8 parts: a split of 9 parts, not yet tried, is given (4 + 1/4 × 4) /
+    // (4 + 4) = 5/8 rather than the prior's 1/4. Splits of 12 parts (four classes away) and
+    // sweeps keep the prior.
+    let odds = Odds::default();
+    for _ in 0..4 {
+        odds.record(Odds::ddmin_class(8), 1.0, true);
+    }
+    assert!((odds.chance(Odds::ddmin_class(9)) - 0.625).abs() < 1e-9);
+    assert!((odds.chance(Odds::ddmin_class(12)) - 0.25).abs() < 1e-9);
+    assert!((odds.chance(Odds::SWEEP) - 0.25).abs() < 1e-9);
+    // The class's own verdicts weigh in after that prior: (4 × 5/8 + 0) / (4 + 4) after four
+    // failures at 9 parts.
+    for _ in 0..4 {
+        odds.record(Odds::ddmin_class(9), 1.0, false);
+    }
+    assert!((odds.chance(Odds::ddmin_class(9)) - 0.3125).abs() < 1e-9);
+}
