@@ -13,7 +13,7 @@
 use crate::edit::{Edit, Edits};
 use crate::engine::{Parsed, Reducer, View};
 use crate::lexicon::Splices;
-use crate::plan::{Odds, Then};
+use crate::plan::Odds;
 use crate::split::{Split, edits_keeping};
 use crate::template::Template;
 use crate::tree::{NodeId, Tree};
@@ -344,37 +344,6 @@ impl Lookahead {
             r.format().render(doc, &e, out);
             true
         })
-    }
-}
-
-/// What the algorithm tests first, as the step after a run for the plan of the reduction's
-/// opening (`plan::Opening`): over the current tree, since no run came before.
-pub(crate) struct Ahead<'r, 'a> {
-    pub(crate) lookahead: Lookahead,
-    pub(crate) r: &'r Reducer<'a>,
-}
-
-impl Then for Ahead<'_, '_> {
-    fn count_after(&self, best: Option<&[u8]>, won: &[usize]) -> usize {
-        match best {
-            None => self.lookahead.count_after_wins(self.r, won),
-            Some(_) => 0,
-        }
-    }
-
-    fn render_after(
-        &self,
-        best: Option<&[u8]>,
-        won: &[usize],
-        i: usize,
-        out: &mut Vec<u8>,
-    ) -> bool {
-        best.is_none() && self.lookahead.render_after_wins(self.r, won, i, out)
-    }
-
-    fn class_after(&self, best: Option<&[u8]>, won: &[usize], i: usize) -> Option<usize> {
-        best.is_none()
-            .then(|| self.lookahead.class_after_wins(self.r, won, i))?
     }
 }
 

@@ -8,7 +8,7 @@ use crate::engine::{Options, Reducer};
 use crate::error::ReduceError;
 use crate::format::Format;
 use crate::journal::{Journal, JournalSpec};
-use crate::lookahead::Ahead;
+use crate::lookahead::{Lazy, Successor};
 use crate::observe::{Gate, Observer};
 use crate::oracle::{Oracle, TimeoutReport, Verdict};
 use crate::plan::{Opening, Plan};
@@ -254,17 +254,18 @@ impl<'a> Reduction<'a> {
         // tell the original's test apart from theirs.
         let opens = oracle.expect_original(input);
         let (nodes_before, interrupted) = reducer.parallel(|r| {
-            let ahead = ((r.speculates() && opens)
+            let opening = (r.speculates() && opens)
                 .then(|| algo::opening(r, algorithm))
-                .flatten())
-            .map(|lookahead| Ahead { lookahead, r });
-            let plan = (ahead.as_ref()).map(|then| Opening {
-                then,
+                .flatten();
+            let opened = opening.is_some();
+            let mut first = opening.map_or_else(Successor::none, Successor::known);
+            let lazy = Lazy::new(&mut first, r);
+            let plan = Opening {
+                then: &lazy,
                 odds: r.odds(),
-            });
-            r.check_input_opening(plan.as_ref().map(|p| p as &dyn Plan))
+            };
+            r.check_input_opening(opened.then_some(&plan as &dyn Plan))
                 .map_err(discard)?;
-            drop(ahead);
             // The adaptive timeout times the original input: runs of the test that are not
             // verdicts on candidates. The journal keeps their times (and a resumed run restored
             // them when it opened the journal, so it does not time the original again).

@@ -38,6 +38,16 @@ impl<'b> Successor<'b> {
         }
     }
 
+    /// `step`, already made over the current tree (the reduction's opening: what the algorithm
+    /// tests first); nothing is known over another tree.
+    pub(crate) fn known(step: Lookahead) -> Successor<'static> {
+        Successor {
+            build: None,
+            unchanged: Some(Some(step)),
+            changed: Vec::new(),
+        }
+    }
+
     /// The step `build` makes, if the pool has workers that could start it.
     pub(crate) fn new(r: &Reducer<'_>, build: Build<'b>) -> Successor<'b> {
         Successor {
@@ -49,14 +59,14 @@ impl<'b> Successor<'b> {
 
     /// The next step if the run ends with `best` (`None`: the reducer's best bytes now).
     pub(crate) fn get(&mut self, r: &Reducer<'_>, best: Option<&[u8]>) -> Option<&Lookahead> {
-        let build = self.build?;
         let best = best.unwrap_or(r.best());
         if best == r.committed() {
-            return self
-                .unchanged
-                .get_or_insert_with(|| build(r, r.view(), false))
-                .as_ref();
+            if self.unchanged.is_none() {
+                self.unchanged = Some(self.build?(r, r.view(), false));
+            }
+            return self.unchanged.as_ref()?.as_ref();
         }
+        let build = self.build?;
         let k = key(best);
         let at = match self.changed.iter().position(|(c, _)| *c == k) {
             Some(at) => at,
