@@ -24,22 +24,23 @@ pub fn ddmin(
     base: &Edits,
     items: &[(NodeId, Edit)],
 ) -> Result<Vec<usize>, ReduceError> {
-    ddmin_from(r, base, items, 2, &mut Successor::none()).map(|(kept, _)| kept)
+    let first = Split::first(items.len(), 2);
+    ddmin_from(r, base, items, first, &mut Successor::none()).map(|(kept, _)| kept)
 }
 
-/// [`ddmin`] that starts at granularity `start`; returns the granularity it ended at too. `after`
-/// is what the algorithm does next (see [`ddmin_by`]).
+/// [`ddmin`] from the step `first` (a granularity where an earlier run ended; parts by size);
+/// returns the granularity it ended at too. `after` is what the algorithm does next (see
+/// [`ddmin_by`]).
 pub(crate) fn ddmin_from(
     r: &mut Reducer<'_>,
     base: &Edits,
     items: &[(NodeId, Edit)],
-    start: usize,
+    first: Split,
     after: &mut Successor<'_>,
 ) -> Result<(Vec<usize>, usize), ReduceError> {
-    ddmin_by(
+    ddmin_split(
         r,
-        items.len(),
-        start,
+        first,
         |kept| edits_keeping(base, items, kept),
         |r, edits, out| r.format().render(r.doc(), edits, out),
         after,
@@ -71,7 +72,21 @@ pub(crate) fn ddmin_by<C: Send>(
     after: &mut Successor<'_>,
     later: Option<&Later<'_>>,
 ) -> Result<(Vec<usize>, usize), ReduceError> {
-    let mut step = Rc::new(Split::first(len, start));
+    let first = Split::first(len, start);
+    ddmin_split(r, first, candidate, render, after, later)
+}
+
+/// [`ddmin_by`] from the step `first`.
+fn ddmin_split<C: Send>(
+    r: &mut Reducer<'_>,
+    first: Split,
+    candidate: impl Fn(&[usize]) -> C + Sync,
+    render: impl Fn(&Reducer<'_>, &C, &mut Vec<u8>) + Sync,
+    after: &mut Successor<'_>,
+    later: Option<&Later<'_>>,
+) -> Result<(Vec<usize>, usize), ReduceError> {
+    let len = first.config.len();
+    let mut step = Rc::new(first);
     let memo = Memo::default();
     let mut failures = Failures::default();
     // A run of a few rounds' candidates is ddmin's, whose plan speculates past its end too:
@@ -155,7 +170,7 @@ fn merged_step<C: Send>(
     candidate: &(impl Fn(&[usize]) -> C + Sync),
     render: &(impl Fn(&Reducer<'_>, &C, &mut Vec<u8>) + Sync),
 ) -> Result<Option<Split>, ReduceError> {
-    let round = Round::new(step.config.clone(), step.count(), breadth);
+    let round = Round::new(step, step.config.clone(), step.count(), breadth);
     let reducer = &*r;
     let render_c = |c: &C, out: &mut Vec<u8>| render(reducer, c, out);
     let make = |k: usize| Some(candidate(&round.kept(k)));
@@ -176,7 +191,7 @@ fn merged_step<C: Send>(
             .collect();
         let n = step.count().clamp(2, kept.len().max(2));
         // While the union is tested, idle workers start the round that follows if it wins.
-        let next = Round::new(kept.clone(), n, breadth);
+        let next = Round::new(step, kept.clone(), n, breadth);
         let next_count = |_: usize| next.total;
         let next_render = |_: usize, k: usize, out: &mut Vec<u8>| {
             render_c(&candidate(&next.kept(k)), out);
@@ -194,7 +209,7 @@ fn merged_step<C: Send>(
         if let Some(union) = union {
             r.count_merged();
             r.accept(&union);
-            return Ok(Some(Split::new(kept, n, 0)));
+            return Ok(Some(step.of_run(kept, n, 0)));
         }
     }
     let (s, i) = round.at(first.index);
@@ -210,8 +225,9 @@ struct Round {
 }
 
 impl Round {
-    fn new(config: Vec<usize>, n: usize, breadth: usize) -> Round {
-        let mut splits = vec![Split::new(config, n, 0)];
+    /// The round over `config` from `n` parts, in a run whose step `run` is.
+    fn new(run: &Split, config: Vec<usize>, n: usize, breadth: usize) -> Round {
+        let mut splits = vec![run.of_run(config, n, 0)];
         let mut total = splits[0].count();
         while let Some(finer) = splits.last().and_then(Split::finer) {
             if total + finer.count() > breadth {

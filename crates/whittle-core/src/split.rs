@@ -4,9 +4,10 @@
 //! the plan build them ahead of it.
 
 use crate::edit::{Edit, Edits};
-use crate::tree::NodeId;
+use crate::tree::{NodeId, Tree};
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
+use std::rc::Rc;
 
 /// The edits that apply every item except those `kept` (sorted) on top of `base`.
 pub(crate) fn edits_keeping(base: &Edits, items: &[(NodeId, Edit)], kept: &[usize]) -> Edits {
@@ -29,24 +30,39 @@ pub(crate) struct Split {
     pub(crate) config: Vec<usize>,
     pub(crate) parts: Vec<Range<usize>>,
     from: usize,
-    /// A hash of `config`, `n` and `from`, which tells the run's steps apart.
+    /// A hash of `config`, `n`, `from` and whether the parts are by size, which tells the run's
+    /// steps apart.
     pub(crate) id: u64,
     /// `config` as a bit set over the run's items.
     pub(crate) bits: Vec<u64>,
+    /// The sizes of the run's items, where its parts hold equal shares of their bytes rather
+    /// than equal numbers of items ([`Split::by_size`]); every step of the run has them.
+    sizes: Option<Rc<[usize]>>,
 }
 
 impl Split {
-    /// The step over `config` at granularity `n` (at most one part per item), starting at `from`.
+    /// The step over `config` at granularity `n` (at most one part per item), starting at `from`,
+    /// in parts of as many items each (the papers' ddmin).
     pub(crate) fn new(config: Vec<usize>, n: usize, from: usize) -> Split {
+        Split::with_sizes(None, config, n, from)
+    }
+
+    /// [`Split::new`], in parts of about as many bytes each where `sizes` (of every item of the
+    /// run) are given: a part ends once the items so far hold their share of the bytes, and each
+    /// part holds one item at least, so `n` parts of `n` items are still one item each.
+    fn with_sizes(sizes: Option<Rc<[usize]>>, config: Vec<usize>, n: usize, from: usize) -> Split {
         let n = n.min(config.len());
-        let parts = (0..n)
-            .map(|i| (i * config.len() / n)..((i + 1) * config.len() / n))
-            .collect();
+        let parts = match &sizes {
+            Some(sizes) if n > 0 => parts_by_size(&config, n, sizes),
+            _ => (0..n)
+                .map(|i| (i * config.len() / n)..((i + 1) * config.len() / n))
+                .collect(),
+        };
         // At n = 2 the complements are ddmin's two subsets, tried in the textbook's order: keep
         // the first half (remove part 1), then keep the second.
         let from = if n == 2 { 1 } else { from % n.max(1) };
         let mut h = rustc_hash::FxHasher::default();
-        (&config, n, from).hash(&mut h);
+        (&config, n, from, sizes.is_some()).hash(&mut h);
         let bits = bit_set(config.last().map_or(0, |&l| l + 1), &config);
         Split {
             id: h.finish(),
@@ -54,13 +70,36 @@ impl Split {
             config,
             parts,
             from,
+            sizes,
         }
+    }
+
+    /// A step of the same run as this one (its parts by size if this one's are).
+    pub(crate) fn of_run(&self, config: Vec<usize>, n: usize, from: usize) -> Split {
+        Split::with_sizes(self.sizes.clone(), config, n, from)
     }
 
     /// The first step of a run over `len` items that starts at granularity `start` (at least 2,
     /// whatever an earlier run ended at).
     pub(crate) fn first(len: usize, start: usize) -> Split {
         Split::new((0..len).collect(), start.max(2), 0)
+    }
+
+    /// [`Split::first`] over the nodes of `items` (a level's, in `tree`); `by_size` (`auto`'s
+    /// deletions, beyond the papers'), in parts of about as many bytes each, of the nodes'
+    /// spans. A level's nodes differ in size by orders of magnitude (a hundred small entries
+    /// beside a few large ones); in parts of as many nodes, ddmin reaches a large node alone only
+    /// at the granularity where it also tries every small one alone, and by size it tries the
+    /// large ones alone early, the small ones still in groups.
+    pub(crate) fn over_level(
+        tree: &Tree,
+        items: &[(NodeId, Edit)],
+        start: usize,
+        by_size: bool,
+    ) -> Split {
+        let sizes: Option<Rc<[usize]>> =
+            by_size.then(|| items.iter().map(|&(n, _)| tree.span(n).len()).collect());
+        Split::with_sizes(sizes, (0..items.len()).collect(), start.max(2), 0)
     }
 
     pub(crate) fn count(&self) -> usize {
@@ -121,7 +160,7 @@ impl Split {
     /// The step after this one if it fails: twice as many parts; `None` at the finest split.
     pub(crate) fn finer(&self) -> Option<Split> {
         let n = self.parts.len();
-        (n < self.config.len()).then(|| Split::new(self.config.clone(), n * 2, 0))
+        (n < self.config.len()).then(|| self.of_run(self.config.clone(), n * 2, 0))
     }
 
     /// The step after candidate `i` wins: at `n = 2` ddmin's reduce-to-subset (the half it
@@ -130,11 +169,11 @@ impl Split {
     pub(crate) fn after_win(&self, i: usize) -> Split {
         let n = self.parts.len();
         if n == 2 {
-            Split::new(self.kept(i), 2, 0)
+            self.of_run(self.kept(i), 2, 0)
         } else {
             // n = 1 (one item left, and removing it won) leaves nothing: the run ends.
             let m = (n - 1).max(2);
-            Split::new(self.kept(i), m, self.part(i) % m)
+            self.of_run(self.kept(i), m, self.part(i) % m)
         }
     }
 
@@ -230,6 +269,31 @@ impl Failures {
         }
         self.removed.push(s.removed(i));
     }
+}
+
+/// `config` in `n` parts (`0 < n <= config.len()`) of about as many bytes each: a part ends at
+/// the item that brings the bytes so far to its share of the total, or where the items left are
+/// as many as the parts left. An empty item counts as one byte.
+fn parts_by_size(config: &[usize], n: usize, sizes: &[usize]) -> Vec<Range<usize>> {
+    let size = |i: usize| sizes.get(i).copied().unwrap_or(1).max(1);
+    let total: usize = config.iter().map(|&i| size(i)).sum();
+    let mut parts = Vec::with_capacity(n);
+    let (mut start, mut so_far) = (0, 0);
+    for (k, &i) in config.iter().enumerate() {
+        so_far += size(i);
+        let made = parts.len();
+        if made + 1 == n {
+            break;
+        }
+        let share_reached = so_far * n >= total * (made + 1);
+        let just_enough_left = config.len() - (k + 1) == n - made - 1;
+        if share_reached || just_enough_left {
+            parts.push(start..k + 1);
+            start = k + 1;
+        }
+    }
+    parts.push(start..config.len());
+    parts
 }
 
 /// `items` (each below `len`) as a bit set.

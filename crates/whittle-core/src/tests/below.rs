@@ -170,3 +170,40 @@ fn hoisting_replaces_a_node_by_a_deeper_one_of_its_kind() {
     assert_eq!(best, "a(x)");
     assert_eq!(report.stats.tests_by_move.get("hoist"), Some(&1));
 }
+
+#[test]
+fn a_large_node_among_small_needed_ones_goes_at_the_first_split() {
+    // Eight one-byte nodes the test needs and one of 100 bytes it does not, side by side. Both
+    // `auto` and `gtr*` first substitute the root by each of its nine children (a test each).
+    // By size (`auto`), the level's first split is the eight small nodes against the large one,
+    // so its first deletion removes the large node and wins. By count (`gtr*`, as the paper),
+    // ddmin tries halves (2 tests), quarters (4), eighths (8: a to g alone, and {h, big}), then
+    // h alone (a to g alone are known) before `big` alone: 15 failures first.
+    let big = "x".repeat(100);
+    let input = format!("a b c d e f g h {big}");
+    let win = "a b c d e f g h ";
+    // (`auto`'s blank move then takes the blank the deletion left.)
+    let cases = [
+        (Algorithm::Auto, 2 + 9, "a b c d e f g h"),
+        (Algorithm::GtrStar, 2 + 9 + 15, win),
+    ];
+    for (algorithm, at, result) in cases {
+        let seen = std::sync::Mutex::new(Vec::<String>::new());
+        let test = |bytes: &[u8]| {
+            let s = String::from_utf8_lossy(bytes).to_string();
+            seen.lock().unwrap().push(s.clone());
+            "abcdefgh"
+                .chars()
+                .all(|c| s.split(' ').any(|w| w == c.to_string()))
+        };
+        let reduced = Reduction::new(&Toy, &test, input.as_bytes())
+            .algorithm(algorithm)
+            .run()
+            .expect("runs");
+        assert_eq!(reduced.best, result.as_bytes(), "{algorithm}");
+        let seen = seen.into_inner().unwrap();
+        let singles = &seen[2..11];
+        assert!(singles.iter().all(|s| !s.contains(' ')), "{singles:?}");
+        assert_eq!(seen.iter().position(|s| s == win), Some(at), "{algorithm}");
+    }
+}

@@ -286,3 +286,43 @@ fn a_ddmin_class_without_verdicts_takes_its_odds_from_the_classes_next_to_it() {
     }
     assert!((odds.chance(Odds::ddmin_class(9)) - 0.3125).abs() < 1e-9);
 }
+
+#[test]
+fn auto_splits_a_level_into_parts_of_about_as_many_bytes() {
+    use crate::Format;
+    use crate::edit::Edit;
+    use crate::tests::toy::Toy;
+    // Twelve nodes: two of 100 bytes at the ends, ten of one byte between them (210 in all).
+    let big = "x".repeat(100);
+    let input = format!("{big} a b c d e f g h i j {big}");
+    let doc = Toy.parse(input.as_bytes()).expect("parses");
+    let tree = &doc.tree;
+    let items: Vec<_> = tree
+        .level(1)
+        .into_iter()
+        .map(|n| (n, Edit::Delete))
+        .collect();
+    assert_eq!(items.len(), 12);
+    let ranges = |s: &Split| -> Vec<std::ops::Range<usize>> { s.parts.clone() };
+    // In as many nodes: 4 each.
+    let by_count = Split::over_level(tree, &items, 3, false);
+    assert_eq!(ranges(&by_count), [0..4, 4..8, 8..12]);
+    // By size, a share is 70 bytes: the first node has it alone; the second part would need 140
+    // bytes in all, which only the last node brings, but one node must be left for the last
+    // part, so the second part ends before it.
+    let by_size = Split::over_level(tree, &items, 3, true);
+    assert_eq!(ranges(&by_size), [0..1, 1..11, 11..12]);
+    // Twice as fine: the parts end where the bytes so far reach 35, 70, 105, 140 and 175. The
+    // first node alone passes 35 and the second 70 (101 bytes); the sixth brings 105; then
+    // nothing reaches 140 before the last node, so parts end where the items left are as many
+    // as the parts left (after the tenth and the eleventh).
+    let finer = by_size.finer().expect("finer");
+    assert_eq!(ranges(&finer), [0..1, 1..2, 2..6, 6..10, 10..11, 11..12]);
+    // At one part per item every part is one item, as in ddmin (1-minimality).
+    let finest = Split::over_level(tree, &items, 12, true);
+    assert!(finest.parts.iter().all(|p| p.len() == 1));
+    // A win keeps the run's sizes: without the first node the rest is split by size again.
+    let after = by_size.after_win(0);
+    assert_eq!(after.config, (1..12).collect::<Vec<_>>());
+    assert_eq!(ranges(&after), [0..10, 10..11]);
+}
