@@ -2,7 +2,7 @@
 //! case for renamings and white space), then ddmin over them. The moves below the tree, the
 //! inlining of definitions and the format's list moves make their candidates this way.
 
-use crate::ddmin::ddmin_by;
+use crate::ddmin::ddmin_split;
 use crate::engine::Reducer;
 use crate::error::ReduceError;
 use crate::lexicon::Splices;
@@ -10,6 +10,7 @@ use crate::lookahead::{Lazy, Successor};
 use crate::pool::Next;
 use crate::split::Split;
 use std::ops::Range;
+use std::rc::Rc;
 
 /// Renders the current document with `s` spliced in.
 pub(crate) fn render(r: &Reducer<'_>, s: &Splices, out: &mut Vec<u8>) {
@@ -45,8 +46,11 @@ pub(crate) fn apply_changes_keeping(
     let applying_all_but = |kept: &[usize]| Splices::all_but(changes, kept);
     let all = applying_all_but(&[]);
     // If applying them all fails, ddmin's first step comes next, or with a single change what
-    // comes after this move: idle workers start it.
-    let first = Split::first(changes.len(), 2);
+    // comes after this move: idle workers start it. Its parts hold about as many of the bytes
+    // the changes save each (see `Split::over_level`): a declaration with all its uses beside a
+    // hundred one-line ones.
+    let sizes: Rc<[usize]> = changes.iter().map(Splices::saves).collect();
+    let first = Split::by_size(sizes);
     let reducer = &*r;
     let after_move = Lazy::new(&mut *after, reducer);
     let then = |i: usize, out: &mut Vec<u8>| {
@@ -79,7 +83,7 @@ pub(crate) fn apply_changes_keeping(
         return Ok(vec![0]);
     }
     // ddmin keeps the changes it could not apply; every other one was applied and accepted.
-    let (kept, _) = ddmin_by(r, changes.len(), 2, applying_all_but, render, after, None)?;
+    let (kept, _) = ddmin_split(r, first, applying_all_but, render, after, None)?;
     Ok(kept)
 }
 

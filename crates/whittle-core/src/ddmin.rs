@@ -77,7 +77,7 @@ pub(crate) fn ddmin_by<C: Send>(
 }
 
 /// [`ddmin_by`] from the step `first`.
-fn ddmin_split<C: Send>(
+pub(crate) fn ddmin_split<C: Send>(
     r: &mut Reducer<'_>,
     first: Split,
     candidate: impl Fn(&[usize]) -> C + Sync,

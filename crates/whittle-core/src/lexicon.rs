@@ -138,6 +138,14 @@ impl Splices {
         self.0.iter()
     }
 
+    /// The bytes applying these saves (none where one grows the file).
+    pub(crate) fn saves(&self) -> usize {
+        self.iter()
+            .map(|(range, bytes)| range.len() as isize - bytes.len() as isize)
+            .sum::<isize>()
+            .max(0) as usize
+    }
+
     /// Whether there is no splice.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()

@@ -102,6 +102,12 @@ impl Split {
         Split::with_sizes(sizes, (0..items.len()).collect(), start.max(2), 0)
     }
 
+    /// [`Split::first`] from two parts over items of the given sizes, in parts of about as many
+    /// bytes each: `auto`'s text rewrites and list moves, by the bytes each saves.
+    pub(crate) fn by_size(sizes: Rc<[usize]>) -> Split {
+        Split::with_sizes(Some(sizes.clone()), (0..sizes.len()).collect(), 2, 0)
+    }
+
     pub(crate) fn count(&self) -> usize {
         self.parts.len()
     }

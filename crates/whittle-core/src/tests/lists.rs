@@ -182,3 +182,41 @@ fn a_refused_rewrite_is_known_by_its_first_range_when_what_follows_it_changed() 
     let best = String::from_utf8_lossy(&reduced.best);
     assert_eq!(best.split_whitespace().collect::<Vec<_>>(), ["d", "k"]);
 }
+
+/// One list move deleting every top-level `t`.
+const DELETE_TS: [ListMove; 1] = [ListMove {
+    name: "rest",
+    changes: |doc| deleting(doc, "t"),
+    after_tree: false,
+}];
+
+#[test]
+fn a_list_is_split_by_the_bytes_its_rewrites_save() {
+    // Eight small `t`s the test needs (it looks for the words a to h) and one large one it does
+    // not. All at once fails; ddmin's first split, by the bytes each deletion saves, is the
+    // eight small ones against the large one, and its first candidate deletes the large one
+    // alone. (By count it would first delete {t(e) … t(h), large}, then {t(a) … t(d)}, then the
+    // quarters and eighths: 15 failures.)
+    let big = "x".repeat(100);
+    let input = format!("t(a) t(b) t(c) t(d) t(e) t(f) t(g) t(h) t({big}) k");
+    let seen = Mutex::new(Vec::<String>::new());
+    let test = |bytes: &[u8]| {
+        let text = String::from_utf8_lossy(bytes).to_string();
+        seen.lock().unwrap().push(text.clone());
+        "abcdefgh".chars().all(|c| text.contains(&format!("({c})")))
+    };
+    let reduced = auto(&DELETE_TS, input.as_bytes(), &test);
+    let seen = seen.into_inner().unwrap();
+    let small = "t(a) t(b) t(c) t(d) t(e) t(f) t(g) t(h)";
+    assert_eq!(
+        seen[2].split_whitespace().count(),
+        1,
+        "all deleted: {}",
+        seen[2]
+    );
+    assert_eq!(
+        seen[3].split_whitespace().collect::<Vec<_>>().join(" "),
+        format!("{small} k")
+    );
+    assert!(!String::from_utf8_lossy(&reduced.best).contains('x'));
+}
