@@ -7,7 +7,6 @@ use crate::error::ReduceError;
 use crate::lookahead::{
     Lookahead, Successor, forbidden_items, smaller_replacement, template_items, wide,
 };
-use crate::split::Split;
 use crate::sweep::{greedy_scan, render_edits, sweep_then};
 use crate::template::Template;
 use crate::tree::NodeId;
@@ -264,19 +263,17 @@ fn fixpoint(
 /// [`ddmin_from`] over the items of one level for one template (`None`: HDD's deletions),
 /// starting at the granularity where the last run over that level and template ended: in a
 /// fixpoint's later rounds, a level that is already 1-minimal then costs about one test per
-/// item instead of four. Then a commit. Returns whether anything changed. `by_size`: see
-/// [`apply_template`].
+/// item instead of four. Then a commit. Returns whether anything changed.
 fn ddmin_level(
     r: &mut Reducer<'_>,
     level: usize,
     template: Option<usize>,
     items: &[(NodeId, Edit)],
     mut after: Successor<'_>,
-    by_size: bool,
 ) -> Result<bool, ReduceError> {
     let slot = (level, template.map_or(0, |t| t + 1));
-    let first = Split::over_level(r.tree(), items, r.granularity(slot), by_size);
-    let (_, ended) = ddmin_from(r, &Edits::new(), items, first, &mut after)?;
+    let start = r.granularity(slot);
+    let (_, ended) = ddmin_from(r, &Edits::new(), items, start, &mut after)?;
     r.set_granularity(slot, ended);
     r.commit_parsed(after.into_parsed(r.best()))
 }
@@ -316,7 +313,7 @@ fn hdd_round(r: &mut Reducer<'_>, repeats: bool) -> Result<bool, ReduceError> {
             Lookahead::hdd_level(r, v, level + 1)
                 .or_else(|| again.then(|| Lookahead::hdd_level(r, v, 0))?)
         };
-        changed |= ddmin_level(r, level, None, &items, Successor::new(r, &next), false)?;
+        changed |= ddmin_level(r, level, None, &items, Successor::new(r, &next))?;
         level += 1;
     }
     Ok(changed)
@@ -390,14 +387,8 @@ fn gtr_round(
                     );
                     then_the_end(r, v, templates, runs)
                 };
-                let level_changed = apply_template(
-                    r,
-                    level,
-                    i,
-                    t.as_ref(),
-                    Successor::new(r, &next),
-                    deletions_first,
-                )?;
+                let level_changed =
+                    apply_template(r, level, i, t.as_ref(), Successor::new(r, &next))?;
                 changed |= level_changed;
                 again |= level_changed && !t.at_most_one();
             }
@@ -417,22 +408,20 @@ fn deletions_below(
     let mut changed = false;
     for (j, t) in templates.iter().enumerate() {
         if t.at_most_one() {
-            changed |= apply_template(r, level + 1, j, t.as_ref(), Successor::none(), true)?;
+            changed |= apply_template(r, level + 1, j, t.as_ref(), Successor::none())?;
         }
     }
     Ok(changed)
 }
 
 /// Alg. 4's `applyTemplate`: one template over the nodes of one level, then a commit. `after` is
-/// what comes next. With `by_size` (`auto`), ddmin's parts hold equal shares of the level's bytes
-/// ([`Split::over_level`]).
+/// what comes next.
 fn apply_template(
     r: &mut Reducer<'_>,
     level: usize,
     index: usize,
     t: &dyn Template,
     after: Successor<'_>,
-    by_size: bool,
 ) -> Result<bool, ReduceError> {
     let nodes = r.tree().level(level);
     if nodes.is_empty() {
@@ -441,7 +430,7 @@ fn apply_template(
     let (items, filtered) = template_items(r.view(), &nodes, t);
     r.count_filtered(filtered);
     if t.at_most_one() {
-        ddmin_level(r, level, Some(index), &items, after, by_size)
+        ddmin_level(r, level, Some(index), &items, after)
     } else {
         reduce_level_nodes(r, &items, after)
     }

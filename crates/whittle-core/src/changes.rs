@@ -47,8 +47,7 @@ pub(crate) fn apply_changes_keeping(
     let all = applying_all_but(&[]);
     // If applying them all fails, ddmin's first step comes next, or with a single change what
     // comes after this move: idle workers start it. Its parts hold about as many of the bytes
-    // the changes save each (see `Split::over_level`): a declaration with all its uses beside a
-    // hundred one-line ones.
+    // the changes save each (`Split::by_size`).
     let sizes: Rc<[usize]> = changes.iter().map(Splices::saves).collect();
     let first = Split::by_size(sizes);
     let reducer = &*r;

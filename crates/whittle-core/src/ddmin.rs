@@ -24,23 +24,22 @@ pub fn ddmin(
     base: &Edits,
     items: &[(NodeId, Edit)],
 ) -> Result<Vec<usize>, ReduceError> {
-    let first = Split::first(items.len(), 2);
-    ddmin_from(r, base, items, first, &mut Successor::none()).map(|(kept, _)| kept)
+    ddmin_from(r, base, items, 2, &mut Successor::none()).map(|(kept, _)| kept)
 }
 
-/// [`ddmin`] from the step `first` (a granularity where an earlier run ended; parts by size);
-/// returns the granularity it ended at too. `after` is what the algorithm does next (see
-/// [`ddmin_by`]).
+/// [`ddmin`] that starts at granularity `start`; returns the granularity it ended at too. `after`
+/// is what the algorithm does next (see [`ddmin_by`]).
 pub(crate) fn ddmin_from(
     r: &mut Reducer<'_>,
     base: &Edits,
     items: &[(NodeId, Edit)],
-    first: Split,
+    start: usize,
     after: &mut Successor<'_>,
 ) -> Result<(Vec<usize>, usize), ReduceError> {
-    ddmin_split(
+    ddmin_by(
         r,
-        first,
+        items.len(),
+        start,
         |kept| edits_keeping(base, items, kept),
         |r, edits, out| r.format().render(r.doc(), edits, out),
         after,
@@ -76,7 +75,7 @@ pub(crate) fn ddmin_by<C: Send>(
     ddmin_split(r, first, candidate, render, after, later)
 }
 
-/// [`ddmin_by`] from the step `first`.
+/// [`ddmin_by`] from the step `first` (a split by size: `Split::by_size`).
 pub(crate) fn ddmin_split<C: Send>(
     r: &mut Reducer<'_>,
     first: Split,

@@ -158,8 +158,7 @@ impl Lookahead {
                 complete = false;
                 break;
             }
-            let t = templates[j].as_ref();
-            if let Some(step) = Lookahead::template(r, v, (l, j), t, deletions_first) {
+            if let Some(step) = Lookahead::template(r, v, l, j, templates[j].as_ref()) {
                 candidates += step.count();
                 steps.extend(step.steps);
             }
@@ -186,20 +185,17 @@ impl Lookahead {
         }
     }
 
-    /// The first step of template `index` (`t`) over `level`; `by_size` as `auto` runs its
-    /// deletions ([`Split::over_level`]).
+    /// The first step of template `index` (`t`) over `level`.
     fn template(
         r: &Reducer<'_>,
         v: View<'_>,
-        (level, index): (usize, usize),
+        level: usize,
+        index: usize,
         t: &dyn Template,
-        by_size: bool,
     ) -> Option<Lookahead> {
         let (items, _) = template_items(v, &v.doc.tree.level(level), t);
         if t.at_most_one() {
-            let start = r.granularity((level, index + 1));
-            let split = Split::over_level(&v.doc.tree, &items, start, by_size);
-            Lookahead::ddmin_from(items, split)
+            Lookahead::ddmin(items, r.granularity((level, index + 1)))
         } else {
             Lookahead::scan(items, true)
         }
@@ -213,18 +209,14 @@ impl Lookahead {
 
     /// The first step of ddmin over `items`, from `start` parts (where `ddmin_from` starts).
     fn ddmin(items: Vec<(NodeId, Edit)>, start: usize) -> Option<Self> {
+        if items.is_empty() {
+            return None;
+        }
         let split = Split::first(items.len(), start);
-        Lookahead::ddmin_from(items, split)
-    }
-
-    /// The first step of ddmin over `items`, `split` (where `ddmin_from` starts).
-    fn ddmin_from(items: Vec<(NodeId, Edit)>, split: Split) -> Option<Self> {
-        (!items.is_empty()).then(|| {
-            Lookahead::new(vec![Step::Ddmin {
-                items: items.into(),
-                split,
-            }])
-        })
+        Some(Lookahead::new(vec![Step::Ddmin {
+            items: items.into(),
+            split,
+        }]))
     }
 
     /// The first sweep of Alg. 5 (or of HDD+, or over what the rules forbid) over `items`.

@@ -4,7 +4,7 @@
 //! the plan build them ahead of it.
 
 use crate::edit::{Edit, Edits};
-use crate::tree::{NodeId, Tree};
+use crate::tree::NodeId;
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
 use std::rc::Rc;
@@ -35,8 +35,8 @@ pub(crate) struct Split {
     pub(crate) id: u64,
     /// `config` as a bit set over the run's items.
     pub(crate) bits: Vec<u64>,
-    /// The sizes of the run's items, where its parts hold equal shares of their bytes rather
-    /// than equal numbers of items ([`Split::by_size`]); every step of the run has them.
+    /// The sizes of the run's items, where its parts hold about equal shares of their bytes
+    /// rather than equal numbers of items ([`Split::by_size`]); every step of the run has them.
     sizes: Option<Rc<[usize]>>,
 }
 
@@ -48,12 +48,18 @@ impl Split {
     }
 
     /// [`Split::new`], in parts of about as many bytes each where `sizes` (of every item of the
-    /// run) are given: a part ends once the items so far hold their share of the bytes, and each
-    /// part holds one item at least, so `n` parts of `n` items are still one item each.
+    /// run) are given ([`parts_by_size`]); each part holds one item at least, so `n` parts of `n`
+    /// items are still one item each.
     fn with_sizes(sizes: Option<Rc<[usize]>>, config: Vec<usize>, n: usize, from: usize) -> Split {
         let n = n.min(config.len());
+        // Where the items are all of a size, parts of as many bytes are parts of as many items:
+        // the papers' parts then, to the item.
+        let uneven = |sizes: &[usize]| {
+            let size = |i: usize| sizes.get(i).copied().unwrap_or(1).max(1);
+            config.iter().any(|&i| size(i) != size(config[0]))
+        };
         let parts = match &sizes {
-            Some(sizes) if n > 0 => parts_by_size(&config, n, sizes),
+            Some(sizes) if n > 0 && uneven(sizes) => parts_by_size(&config, n, sizes),
             _ => (0..n)
                 .map(|i| (i * config.len() / n)..((i + 1) * config.len() / n))
                 .collect(),
@@ -85,27 +91,15 @@ impl Split {
         Split::new((0..len).collect(), start.max(2), 0)
     }
 
-    /// [`Split::first`] over the nodes of `items` (a level's, in `tree`); `by_size` (`auto`'s
-    /// deletions, beyond the papers'), in parts of about as many bytes each, of the nodes'
-    /// spans. A level's nodes differ in size by orders of magnitude (a hundred small entries
-    /// beside a few large ones); in parts of as many nodes, ddmin reaches a large node alone only
+    /// [`Split::first`] from two parts over items of the given sizes, in parts of about as many
+    /// bytes each: `auto`'s text rewrites and list moves, by the bytes each saves. A batch's
+    /// rewrites differ in size by orders of magnitude (a declaration with all its uses beside a
+    /// hundred one-line ones); in parts of as many rewrites, ddmin tries a large one alone only
     /// at the granularity where it also tries every small one alone, and by size it tries the
     /// large ones alone early, the small ones still in groups.
-    pub(crate) fn over_level(
-        tree: &Tree,
-        items: &[(NodeId, Edit)],
-        start: usize,
-        by_size: bool,
-    ) -> Split {
-        let sizes: Option<Rc<[usize]>> =
-            by_size.then(|| items.iter().map(|&(n, _)| tree.span(n).len()).collect());
-        Split::with_sizes(sizes, (0..items.len()).collect(), start.max(2), 0)
-    }
-
-    /// [`Split::first`] from two parts over items of the given sizes, in parts of about as many
-    /// bytes each: `auto`'s text rewrites and list moves, by the bytes each saves.
     pub(crate) fn by_size(sizes: Rc<[usize]>) -> Split {
-        Split::with_sizes(Some(sizes.clone()), (0..sizes.len()).collect(), 2, 0)
+        let config = (0..sizes.len()).collect();
+        Split::with_sizes(Some(sizes), config, 2, 0)
     }
 
     pub(crate) fn count(&self) -> usize {
@@ -277,26 +271,30 @@ impl Failures {
     }
 }
 
-/// `config` in `n` parts (`0 < n <= config.len()`) of about as many bytes each: a part ends at
-/// the item that brings the bytes so far to its share of the total, or where the items left are
-/// as many as the parts left. An empty item counts as one byte.
+/// `config` in `n` parts (`0 < n <= config.len()`) of about as many bytes each. Each part's
+/// share is what the parts before it left, divided among the parts left: a part ends before
+/// the item that would take it further past its share than it stays below it (a large item
+/// starts a part of its own, and the part after it shares out what is left, so small items
+/// next to a large one stay grouped), or where the items left are as many as the parts left.
+/// An empty item counts as one byte.
 fn parts_by_size(config: &[usize], n: usize, sizes: &[usize]) -> Vec<Range<usize>> {
     let size = |i: usize| sizes.get(i).copied().unwrap_or(1).max(1);
     let total: usize = config.iter().map(|&i| size(i)).sum();
     let mut parts = Vec::with_capacity(n);
-    let (mut start, mut so_far) = (0, 0);
+    let (mut start, mut part, mut before) = (0, 0, 0);
     for (k, &i) in config.iter().enumerate() {
-        so_far += size(i);
-        let made = parts.len();
-        if made + 1 == n {
-            break;
+        let w = size(i);
+        let parts_left = n - parts.len();
+        if k > start && parts_left > 1 {
+            let must = config.len() - k == parts_left - 1;
+            // part + w/2 > share, in whole numbers.
+            let past_share = (2 * part + w) * parts_left > 2 * (total - before);
+            if must || past_share {
+                parts.push(start..k);
+                (start, before, part) = (k, before + part, 0);
+            }
         }
-        let share_reached = so_far * n >= total * (made + 1);
-        let just_enough_left = config.len() - (k + 1) == n - made - 1;
-        if share_reached || just_enough_left {
-            parts.push(start..k + 1);
-            start = k + 1;
-        }
+        part += w;
     }
     parts.push(start..config.len());
     parts

@@ -288,41 +288,33 @@ fn a_ddmin_class_without_verdicts_takes_its_odds_from_the_classes_next_to_it() {
 }
 
 #[test]
-fn auto_splits_a_level_into_parts_of_about_as_many_bytes() {
-    use crate::Format;
-    use crate::edit::Edit;
-    use crate::tests::toy::Toy;
-    // Twelve nodes: two of 100 bytes at the ends, ten of one byte between them (210 in all).
-    let big = "x".repeat(100);
-    let input = format!("{big} a b c d e f g h i j {big}");
-    let doc = Toy.parse(input.as_bytes()).expect("parses");
-    let tree = &doc.tree;
-    let items: Vec<_> = tree
-        .level(1)
-        .into_iter()
-        .map(|n| (n, Edit::Delete))
-        .collect();
-    assert_eq!(items.len(), 12);
-    let ranges = |s: &Split| -> Vec<std::ops::Range<usize>> { s.parts.clone() };
-    // In as many nodes: 4 each.
-    let by_count = Split::over_level(tree, &items, 3, false);
-    assert_eq!(ranges(&by_count), [0..4, 4..8, 8..12]);
-    // By size, a share is 70 bytes: the first node has it alone; the second part would need 140
-    // bytes in all, which only the last node brings, but one node must be left for the last
-    // part, so the second part ends before it.
-    let by_size = Split::over_level(tree, &items, 3, true);
-    assert_eq!(ranges(&by_size), [0..1, 1..11, 11..12]);
-    // Twice as fine: the parts end where the bytes so far reach 35, 70, 105, 140 and 175. The
-    // first node alone passes 35 and the second 70 (101 bytes); the sixth brings 105; then
-    // nothing reaches 140 before the last node, so parts end where the items left are as many
-    // as the parts left (after the tenth and the eleventh).
+fn a_split_by_size_holds_about_as_many_bytes_in_each_part() {
+    // Twelve items: two of 100 bytes at the ends, ten of one byte between them (210 in all).
+    let sizes: Rc<[usize]> = [100].into_iter().chain([1; 10]).chain([100]).collect();
+    let by_size = Split::by_size(sizes);
+    // Two parts of 105 bytes: a part ends before the item that would take it further past its
+    // share than it stays below it, and 105 is exactly the share.
+    assert_eq!(by_size.parts, [0..6, 6..12]);
+    // Four: the first item alone is past 52.5 (a part of its own); the 110 bytes left are
+    // shared by three parts (36.7 each), which the small items never reach, so they stay in
+    // one part until the items left are as many as the parts left. By count: three each.
     let finer = by_size.finer().expect("finer");
-    assert_eq!(ranges(&finer), [0..1, 1..2, 2..6, 6..10, 10..11, 11..12]);
+    assert_eq!(finer.parts, [0..1, 1..10, 10..11, 11..12]);
+    assert_eq!(
+        Split::new((0..12).collect(), 4, 0).parts,
+        [0..3, 3..6, 6..9, 9..12]
+    );
     // At one part per item every part is one item, as in ddmin (1-minimality).
-    let finest = Split::over_level(tree, &items, 12, true);
+    let finest = finer.finer().and_then(|s| s.finer()).expect("finest");
+    assert_eq!(finest.count(), 12);
     assert!(finest.parts.iter().all(|p| p.len() == 1));
-    // A win keeps the run's sizes: without the first node the rest is split by size again.
-    let after = by_size.after_win(0);
+    // A win keeps the run's sizes: without the first item (at four parts, three are left) the
+    // rest is split by size again: 110 bytes in shares of 36.7.
+    let after = finer.after_win(0);
     assert_eq!(after.config, (1..12).collect::<Vec<_>>());
-    assert_eq!(ranges(&after), [0..10, 10..11]);
+    assert_eq!(after.parts, [0..9, 9..10, 10..11]);
+    // Items all of a size: the papers' parts, to the item (nine in two: four, then five).
+    let even = Split::by_size([7; 9].into_iter().collect());
+    assert_eq!(even.parts, Split::new((0..9).collect(), 2, 0).parts);
+    assert_eq!(even.parts, [0..4, 4..9]);
 }
