@@ -459,7 +459,14 @@ fn shrink_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceErr
                     render: &render_later,
                 };
                 let later = (!chain.is_empty()).then_some(&later);
-                let (kept, _) = ddmin_by(r, changes.len(), 2, all_but, render, &mut after, later)?;
+                let (kept, _) = ddmin_by(
+                    r,
+                    Split::first(changes.len(), 2),
+                    all_but,
+                    render,
+                    &mut after,
+                    later,
+                )?;
                 kept.len() < changes.len()
             } else {
                 apply_changes_then(r, &changes, &mut after)?

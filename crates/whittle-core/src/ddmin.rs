@@ -38,8 +38,7 @@ pub(crate) fn ddmin_from(
 ) -> Result<(Vec<usize>, usize), ReduceError> {
     ddmin_by(
         r,
-        items.len(),
-        start,
+        Split::first(items.len(), start),
         |kept| edits_keeping(base, items, kept),
         |r, edits, out| r.format().render(r.doc(), edits, out),
         after,
@@ -47,12 +46,14 @@ pub(crate) fn ddmin_from(
     )
 }
 
-/// ddmin over `len` items of any kind: `candidate(kept)` is the candidate that keeps the items
-/// `kept` (sorted) and removes (or applies) all others, rendered by `render`.
+/// ddmin over the items of `first`, its first step, of any kind: `candidate(kept)` is the
+/// candidate that keeps the items `kept` (sorted) and removes (or applies) all others, rendered
+/// by `render`.
 ///
 /// Subsets are tried only at `n = 2` (where they are the complements); after a complement is
-/// removed, the scan goes on from the same part instead of the first; and the first split is into
-/// `start` parts (the granularity where an earlier run over the same items ended), not 2. Returns
+/// removed, the scan goes on from the same part instead of the first; and the first split may be
+/// into more parts than 2 (`Split::first`: the granularity where an earlier run over the same
+/// items ended), or into parts of as many bytes (`Split::by_size`). Returns
 /// the kept items and the granularity the run ended at. The result is 1-minimal as with the
 /// textbook algorithm: the run ends only when no single item can go.
 ///
@@ -63,20 +64,6 @@ pub(crate) fn ddmin_from(
 /// bytes will have once committed). With `later`, the plan walks on into the runs that follow
 /// this one over other items before it reaches `after`.
 pub(crate) fn ddmin_by<C: Send>(
-    r: &mut Reducer<'_>,
-    len: usize,
-    start: usize,
-    candidate: impl Fn(&[usize]) -> C + Sync,
-    render: impl Fn(&Reducer<'_>, &C, &mut Vec<u8>) + Sync,
-    after: &mut Successor<'_>,
-    later: Option<&Later<'_>>,
-) -> Result<(Vec<usize>, usize), ReduceError> {
-    let first = Split::first(len, start);
-    ddmin_split(r, first, candidate, render, after, later)
-}
-
-/// [`ddmin_by`] from the step `first` (a split by size: `Split::by_size`).
-pub(crate) fn ddmin_split<C: Send>(
     r: &mut Reducer<'_>,
     first: Split,
     candidate: impl Fn(&[usize]) -> C + Sync,

@@ -55,8 +55,8 @@ impl Split {
         // Where the items are all of a size, parts of as many bytes are parts of as many items:
         // the papers' parts then, to the item.
         let uneven = |sizes: &[usize]| {
-            let size = |i: usize| sizes.get(i).copied().unwrap_or(1).max(1);
-            config.iter().any(|&i| size(i) != size(config[0]))
+            let first = item_size(sizes, config[0]);
+            config.iter().any(|&i| item_size(sizes, i) != first)
         };
         let parts = match &sizes {
             Some(sizes) if n > 0 && uneven(sizes) => parts_by_size(&config, n, sizes),
@@ -276,14 +276,12 @@ impl Failures {
 /// the item that would take it further past its share than it stays below it (a large item
 /// starts a part of its own, and the part after it shares out what is left, so small items
 /// next to a large one stay grouped), or where the items left are as many as the parts left.
-/// An empty item counts as one byte.
 fn parts_by_size(config: &[usize], n: usize, sizes: &[usize]) -> Vec<Range<usize>> {
-    let size = |i: usize| sizes.get(i).copied().unwrap_or(1).max(1);
-    let total: usize = config.iter().map(|&i| size(i)).sum();
+    let total: usize = config.iter().map(|&i| item_size(sizes, i)).sum();
     let mut parts = Vec::with_capacity(n);
     let (mut start, mut part, mut before) = (0, 0, 0);
     for (k, &i) in config.iter().enumerate() {
-        let w = size(i);
+        let w = item_size(sizes, i);
         let parts_left = n - parts.len();
         if k > start && parts_left > 1 {
             let must = config.len() - k == parts_left - 1;
@@ -298,6 +296,11 @@ fn parts_by_size(config: &[usize], n: usize, sizes: &[usize]) -> Vec<Range<usize
     }
     parts.push(start..config.len());
     parts
+}
+
+/// Item `i`'s size, an empty (or unknown) item counting as one byte.
+fn item_size(sizes: &[usize], i: usize) -> usize {
+    sizes.get(i).copied().unwrap_or(1).max(1)
 }
 
 /// `items` (each below `len`) as a bit set.

@@ -12,6 +12,7 @@ use crate::engine::Reducer;
 use crate::error::ReduceError;
 use crate::lookahead::Successor;
 use crate::observe::Gate;
+use crate::split::Split;
 use std::ops::Range;
 
 /// Oracle calls the tail may spend: as many as the reduction spent before it, at least this.
@@ -91,8 +92,7 @@ fn bytes_ddmin(r: &mut Reducer<'_>, chars: bool) -> Result<(), ReduceError> {
     }
     ddmin_by(
         r,
-        units.len(),
-        2,
+        Split::first(units.len(), 2),
         |kept| {
             kept.iter()
                 .flat_map(|&i| source[units[i].clone()].iter().copied())
