@@ -303,16 +303,26 @@ impl Pool {
         while *cursor < limit && self.has_room_to_speculate() {
             out.clear();
             if render(*cursor, &mut out) && shortlex_smaller(&out, than) {
-                let k = key(&out);
-                if judge.peek(k).is_none() && self.running(k).is_none() {
-                    let job = self.submit(k, std::mem::take(&mut out), gate, judge.phase());
-                    if let Some(started) = started.as_deref_mut() {
-                        started.push(job);
-                    }
+                let job = self.start_new(judge, gate, key(&out), &mut out);
+                if let (Some(job), Some(started)) = (job, started.as_deref_mut()) {
+                    started.push(job);
                 }
             }
             *cursor += 1;
         }
+    }
+
+    /// Starts a test of the rendered candidate `out` (its bytes' key `k`, taken from `out`),
+    /// unless its verdict is known or a test of it is running.
+    fn start_new(
+        &self,
+        judge: &Judge<'_>,
+        gate: bool,
+        k: u128,
+        out: &mut Vec<u8>,
+    ) -> Option<Arc<Job>> {
+        (judge.peek(k).is_none() && self.running(k).is_none())
+            .then(|| self.submit(k, std::mem::take(out), gate, judge.phase()))
     }
 
     /// The reduction's opening: while `running()` (the checks of the input, `beside` tests that
@@ -341,14 +351,8 @@ impl Pool {
             }
             out.clear();
             // The empty file is one of the checks.
-            if (w.render)(&mut out)
-                && !out.is_empty()
-                && shortlex_smaller(&out, best)
-                && judge.peek(w.key).is_none()
-                && self.running(w.key).is_none()
-            {
-                self.submit(w.key, std::mem::take(&mut out), gate, judge.phase());
-                started += 1;
+            if (w.render)(&mut out) && !out.is_empty() && shortlex_smaller(&out, best) {
+                started += usize::from(self.start_new(judge, gate, w.key, &mut out).is_some());
             }
             true
         });
