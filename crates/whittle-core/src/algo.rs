@@ -5,11 +5,12 @@ use crate::edit::{Edit, Edits};
 use crate::engine::{Reducer, View};
 use crate::error::ReduceError;
 use crate::lookahead::{
-    Lookahead, Successor, forbidden_items, smaller_replacement, template_items, wide,
+    Lookahead, Order, Successor, forbidden_items, smaller_replacement, template_items, wide,
 };
 use crate::sweep::{greedy_scan, render_edits, sweep_then};
 use crate::template::Template;
 use crate::tree::NodeId;
+use crate::tried::Tried;
 use std::fmt;
 use std::str::FromStr;
 
@@ -260,21 +261,21 @@ fn fixpoint(
     Ok(())
 }
 
-/// [`ddmin_from`] over the items of one level for one template (`None`: HDD's deletions),
-/// starting at the granularity where the last run over that level and template ended: in a
-/// fixpoint's later rounds, a level that is already 1-minimal then costs about one test per
-/// item instead of four. Then a commit. Returns whether anything changed.
+/// [`ddmin_from`] over the items of one level for one template, starting at the granularity
+/// where the last run over that level and template (its `slot`) ended: in a fixpoint's later
+/// rounds, a level that is already 1-minimal then costs about one test per item instead of four.
+/// Without a slot, from two parts. Then a commit. Returns whether anything changed.
 fn ddmin_level(
     r: &mut Reducer<'_>,
-    level: usize,
-    template: Option<usize>,
+    slot: Option<(usize, usize)>,
     items: &[(NodeId, Edit)],
     mut after: Successor<'_>,
 ) -> Result<bool, ReduceError> {
-    let slot = (level, template.map_or(0, |t| t + 1));
-    let start = r.granularity(slot);
+    let start = slot.map_or(2, |slot| r.granularity(slot));
     let (_, ended) = ddmin_from(r, &Edits::new(), items, start, &mut after)?;
-    r.set_granularity(slot, ended);
+    if let Some(slot) = slot {
+        r.set_granularity(slot, ended);
+    }
     r.commit_parsed(after.into_parsed(r.best()))
 }
 
@@ -313,7 +314,7 @@ fn hdd_round(r: &mut Reducer<'_>, repeats: bool) -> Result<bool, ReduceError> {
             Lookahead::hdd_level(r, v, level + 1)
                 .or_else(|| again.then(|| Lookahead::hdd_level(r, v, 0))?)
         };
-        changed |= ddmin_level(r, level, None, &items, Successor::new(r, &next))?;
+        changed |= ddmin_level(r, Some((level, 0)), &items, Successor::new(r, &next))?;
         level += 1;
     }
     Ok(changed)
@@ -352,7 +353,7 @@ pub fn gtr(r: &mut Reducer<'_>, templates: &[Box<dyn Template>]) -> Result<bool,
 /// node by a descendant waits, on a wide level, until the deletions of the level below have run:
 /// on a flat tree (a file of lines) substituting the root by each of its children costs a test
 /// per child before the first improvement, and after the deletions few children are left.
-fn gtr_round(
+pub(crate) fn gtr_round(
     r: &mut Reducer<'_>,
     templates: &[Box<dyn Template>],
     repeats: bool,
@@ -362,7 +363,9 @@ fn gtr_round(
     let mut level = 0;
     while level <= r.tree().height() {
         // A template that moves nodes up (substitution) fills this level with nodes no template
-        // has tried here yet, so the level is reduced again until it stops changing.
+        // has tried here yet, so the level is reduced again until it stops changing. In `auto`'s
+        // order, those passes try only what the passes before them have not (`tried.rs`).
+        let mut tried = deletions_first.then(|| Tried::new(templates.len()));
         let mut again = true;
         while again {
             again = false;
@@ -370,10 +373,14 @@ fn gtr_round(
                 if deletions_first && !t.at_most_one() && wide(r.tree(), level) {
                     changed |= deletions_below(r, templates, level)?;
                 }
+                let Some(items) = level_items(r, level, i, t.as_ref(), tried.as_mut()) else {
+                    continue;
+                };
                 // What comes next: the pass goes on to the next template, and once it has
                 // changed the level with a template that moves nodes up, the level is passed
                 // again.
                 let (pass_again, changed_before) = (again, changed);
+                let tried = tried.as_ref();
                 let next = |r: &Reducer<'_>, v: View<'_>, now: bool| {
                     let again = pass_again || (now && !t.at_most_one());
                     let round_again = repeats && (changed_before || now);
@@ -383,12 +390,15 @@ fn gtr_round(
                         templates,
                         (level, i),
                         (again, round_again),
-                        deletions_first,
+                        Order {
+                            deletions_first,
+                            tried,
+                        },
                     );
                     then_the_end(r, v, templates, runs)
                 };
                 let level_changed =
-                    apply_template(r, level, i, t.as_ref(), Successor::new(r, &next))?;
+                    apply_items(r, level, i, t.as_ref(), &items, Successor::new(r, &next))?;
                 changed |= level_changed;
                 again |= level_changed && !t.at_most_one();
             }
@@ -407,32 +417,66 @@ fn deletions_below(
 ) -> Result<bool, ReduceError> {
     let mut changed = false;
     for (j, t) in templates.iter().enumerate() {
-        if t.at_most_one() {
-            changed |= apply_template(r, level + 1, j, t.as_ref(), Successor::none())?;
+        if t.at_most_one()
+            && let Some(items) = level_items(r, level + 1, j, t.as_ref(), None)
+        {
+            changed |= apply_items(r, level + 1, j, t.as_ref(), &items, Successor::none())?;
         }
     }
     Ok(changed)
 }
 
-/// Alg. 4's `applyTemplate`: one template over the nodes of one level, then a commit. `after` is
-/// what comes next.
-fn apply_template(
+/// The candidates of template `index` (`t`) over the nodes of `level` (`None` if the level has
+/// none); with `tried`, only those it has not tried on the level before, which are then recorded
+/// as tried.
+fn level_items(
+    r: &Reducer<'_>,
+    level: usize,
+    index: usize,
+    t: &dyn Template,
+    tried: Option<&mut Tried>,
+) -> Option<Items> {
+    let nodes = r.tree().level(level);
+    if nodes.is_empty() {
+        return None;
+    }
+    let (items, filtered) = template_items(r.view(), &nodes, t);
+    r.count_filtered(filtered);
+    let Some(tried) = tried else {
+        return Some(Items { items, all: true });
+    };
+    let before = items.len();
+    let items = tried.untried(r.tree(), index, items);
+    tried.record(r.tree(), index, &items);
+    let all = items.len() == before;
+    // Nothing new on the level: nothing to run (and no ddmin granularity to forget).
+    (all || !items.is_empty()).then_some(Items { items, all })
+}
+
+/// A template's candidates over a level, and whether they are all of them (not only those a
+/// pass before has not tried).
+struct Items {
+    items: Vec<(NodeId, Edit)>,
+    all: bool,
+}
+
+/// Alg. 4's `applyTemplate`: one template over its candidates on one level, then a commit.
+/// `after` is what comes next.
+fn apply_items(
     r: &mut Reducer<'_>,
     level: usize,
     index: usize,
     t: &dyn Template,
+    items: &Items,
     after: Successor<'_>,
 ) -> Result<bool, ReduceError> {
-    let nodes = r.tree().level(level);
-    if nodes.is_empty() {
-        return Ok(false);
-    }
-    let (items, filtered) = template_items(r.view(), &nodes, t);
-    r.count_filtered(filtered);
     if t.at_most_one() {
-        ddmin_level(r, level, Some(index), &items, after)
+        // A run over the few new nodes of a level neither starts at nor leaves the granularity
+        // of the runs over all of it.
+        let slot = items.all.then_some((level, index + 1));
+        ddmin_level(r, slot, &items.items, after)
     } else {
-        reduce_level_nodes(r, &items, after)
+        reduce_level_nodes(r, &items.items, after)
     }
 }
 

@@ -36,6 +36,7 @@ mod sweep;
 mod tail;
 mod template;
 mod tree;
+mod tried;
 
 pub use algo::{Algorithm, gtr, hdd, run};
 pub use below::{name_of, units};

@@ -17,6 +17,7 @@ use crate::plan::Odds;
 use crate::split::{Split, edits_keeping};
 use crate::template::Template;
 use crate::tree::{NodeId, Tree};
+use crate::tried::Tried;
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -43,6 +44,24 @@ type Derived = Option<Rc<Vec<Step>>>;
 /// many candidates in all (more than the plan looks at: building them walks the tree's levels).
 const CHAINED_RUNS: usize = 32;
 const CHAINED_CANDIDATES: usize = 1024;
+
+/// How `auto` orders GTR, beyond the paper: with `deletions_first`, a wide level's
+/// substitutions wait for the deletions of the level below (see `algo::gtr_round`); `tried`:
+/// what the passes over the current level have tried, which its next pass skips (`tried.rs`).
+#[derive(Clone, Copy)]
+pub(crate) struct Order<'a> {
+    pub(crate) deletions_first: bool,
+    pub(crate) tried: Option<&'a Tried>,
+}
+
+/// What the passes before a run tried of its items: none of them (another level), some (the
+/// current level's), or all (a template the current pass runs before the next pass).
+#[derive(Clone, Copy)]
+enum Seen {
+    None,
+    Some,
+    All,
+}
 
 enum Step {
     /// ddmin over the items (HDD's deletions, an at-most-one template), from its first split on
@@ -93,18 +112,18 @@ impl Lookahead {
     /// stays as it is, so these are the candidates the algorithm renders next, in its order: the
     /// plan walks on through them (a run that ends its level's pass, or the last round, that
     /// tests what follows in a few rounds of tests rather than one run per round). Also whether
-    /// the chain reaches the algorithm's end. With `deletions_first` (`auto`'s order, see
-    /// [`wide`]), a wide level's substitutions come after the deletions of the level below.
+    /// the chain reaches the algorithm's end. `order` is `auto`'s, beyond the paper, if given:
+    /// see [`Order`].
     pub(crate) fn after_template(
         r: &Reducer<'_>,
         v: View<'_>,
         templates: &[Box<dyn Template>],
         (level, index): (usize, usize),
         (again, round_again): (bool, bool),
-        deletions_first: bool,
+        order: Order<'_>,
     ) -> (Option<Lookahead>, bool) {
         let from = (level, index + 1);
-        Lookahead::templates_from(r, v, templates, from, (again, round_again), deletions_first)
+        Lookahead::templates_from(r, v, templates, from, (again, round_again), order)
     }
 
     /// A round of GTR from its first template on the top level, while every candidate fails
@@ -115,7 +134,11 @@ impl Lookahead {
         templates: &[Box<dyn Template>],
         deletions_first: bool,
     ) -> (Option<Lookahead>, bool) {
-        Lookahead::templates_from(r, v, templates, (0, 0), (false, false), deletions_first)
+        let order = Order {
+            deletions_first,
+            tried: None,
+        };
+        Lookahead::templates_from(r, v, templates, (0, 0), (false, false), order)
     }
 
     /// [`Lookahead::after_template`] from template `index` on `level` on.
@@ -125,40 +148,52 @@ impl Lookahead {
         templates: &[Box<dyn Template>],
         (level, index): (usize, usize),
         (again, round_again): (bool, bool),
-        deletions_first: bool,
+        order: Order<'_>,
     ) -> (Option<Lookahead>, bool) {
         let k = templates.len();
-        let mut order: Vec<(usize, usize)> = (index..k).map(|j| (level, j)).collect();
+        // Each run: its level, its template, and what of its items the passes before it tried
+        // on that level (`auto`'s order: see `tried.rs`).
+        let mut runs: Vec<(usize, usize, Seen)> =
+            (index..k).map(|j| (level, j, Seen::Some)).collect();
         let levels = |from: usize| {
-            (from..=v.doc.tree.height()).flat_map(move |l| (0..k).map(move |j| (l, j)))
+            (from..=v.doc.tree.height()).flat_map(move |l| (0..k).map(move |j| (l, j, Seen::None)))
         };
         if again {
-            order.extend((0..k).map(|j| (level, j)));
+            // The level's next pass, on this tree: the templates after `index` will have tried
+            // all their items on it in this pass.
+            runs.extend(
+                (0..k).map(|j| (level, j, if j <= index { Seen::Some } else { Seen::All })),
+            );
         }
-        order.extend(levels(level + 1));
+        runs.extend(levels(level + 1));
         if round_again {
-            order.extend(levels(0));
+            runs.extend(levels(0));
         }
-        if deletions_first {
-            order = order
+        if order.deletions_first {
+            runs = runs
                 .into_iter()
-                .flat_map(|(l, j)| {
+                .flat_map(|(l, j, seen)| {
                     let early = !templates[j].at_most_one() && wide(&v.doc.tree, l);
                     let below = (0..k).filter(move |&d| early && templates[d].at_most_one());
                     below
-                        .map(move |d| (l + 1, d))
-                        .chain(std::iter::once((l, j)))
+                        .map(move |d| (l + 1, d, Seen::None))
+                        .chain(std::iter::once((l, j, seen)))
                 })
                 .collect();
         }
         let (mut steps, mut candidates) = (Vec::new(), 0);
         let mut complete = true;
-        for (l, j) in order {
+        for (l, j, seen) in runs {
             if steps.len() >= CHAINED_RUNS || candidates >= CHAINED_CANDIDATES {
                 complete = false;
                 break;
             }
-            if let Some(step) = Lookahead::template(r, v, l, j, templates[j].as_ref()) {
+            let tried = match (seen, order.tried) {
+                (Seen::All, Some(_)) => continue,
+                (Seen::Some, Some(tried)) => Some(tried),
+                _ => None,
+            };
+            if let Some(step) = Lookahead::template(r, v, (l, j), templates[j].as_ref(), tried) {
                 candidates += step.count();
                 steps.extend(step.steps);
             }
@@ -185,17 +220,28 @@ impl Lookahead {
         }
     }
 
-    /// The first step of template `index` (`t`) over `level`.
+    /// The first step of template `index` (`t`) over `level`; with `tried`, over the items it
+    /// has not tried there (see `algo::level_items`).
     fn template(
         r: &Reducer<'_>,
         v: View<'_>,
-        level: usize,
-        index: usize,
+        (level, index): (usize, usize),
         t: &dyn Template,
+        tried: Option<&Tried>,
     ) -> Option<Lookahead> {
         let (items, _) = template_items(v, &v.doc.tree.level(level), t);
+        let before = items.len();
+        let items = match tried {
+            Some(tried) => tried.untried(&v.doc.tree, index, items),
+            None => items,
+        };
         if t.at_most_one() {
-            Lookahead::ddmin(items, r.granularity((level, index + 1)))
+            let start = if items.len() == before {
+                r.granularity((level, index + 1))
+            } else {
+                2
+            };
+            Lookahead::ddmin(items, start)
         } else {
             Lookahead::scan(items, true)
         }

@@ -715,3 +715,43 @@ fn a_split_lists_the_finer_splits_that_follow_it_if_it_fails() {
     // At the finest split there is nothing after it.
     assert_eq!(Split::first(2, 2).chain_len(), 2);
 }
+
+/// `auto`'s order (beyond the paper): when a substitution moves a node up into a level, the
+/// level's next pass tries only what is new there. Worked by hand on the top level of
+/// `A(x) B(y) W(K(k))`, which must keep `A(x)`, `B(y)` and `K(k)`: the first pass's deletions
+/// of `A`, `B` and `W` fail, and substituting `W` by its child `K(k)` wins, so the level is
+/// passed again. The paper's second pass tries deleting `A(x)` (and `B(y)`) once more, now beside
+/// `K(k)`; `auto`'s tries only `K(k)`, the new node. Both end at the same file.
+#[test]
+fn autos_next_pass_over_a_level_tries_only_the_nodes_moved_up() {
+    use std::sync::Mutex;
+    let input = "A(x) B(y) W(K(k))";
+    let run = |deletions_first: bool| {
+        let seen = Mutex::new(Vec::new());
+        let oracle = |b: &[u8]| {
+            let text = String::from_utf8_lossy(b).into_owned();
+            let keep = ["A(x)", "B(y)", "K(k)"].iter().all(|s| text.contains(s));
+            seen.lock().unwrap().push(text);
+            keep
+        };
+        let (out, _) = reduce_with(input, &oracle, 1, None, |r| {
+            let templates = Toy.templates();
+            crate::algo::gtr_round(r, &templates, false, deletions_first).map(drop)
+        });
+        (out, seen.into_inner().unwrap())
+    };
+    // The second pass's deletions of `A(x)` and of `B(y)`, beside `K(k)` (Toy keeps the blank
+    // after a deleted node). Alg. 5's own sweeps substitute `A(x)` by `x` beside `K(k)` in both
+    // orders: that is the first pass's template still at work, not a second pass.
+    let again = [" B(y) K(k)", "A(x)  K(k)"];
+    let (paper, paper_seen) = run(false);
+    let (auto, auto_seen) = run(true);
+    assert_eq!(paper, "A(x) B(y) K(k)");
+    assert_eq!(auto, paper);
+    for c in again {
+        assert!(paper_seen.iter().any(|s| s == c), "{c:?}: {paper_seen:#?}");
+        assert!(!auto_seen.iter().any(|s| s == c), "{c:?}: {auto_seen:#?}");
+    }
+    assert!(auto_seen.iter().any(|s| s == "x B(y) K(k)"));
+    assert!(auto_seen.len() < paper_seen.len());
+}
