@@ -159,11 +159,9 @@ impl Lookahead {
             (from..=v.doc.tree.height()).flat_map(move |l| (0..k).map(move |j| (l, j, Seen::None)))
         };
         if again {
-            // The level's next pass, on this tree: the templates after `index` will have tried
-            // all their items on it in this pass.
-            runs.extend(
-                (0..k).map(|j| (level, j, if j <= index { Seen::Some } else { Seen::All })),
-            );
+            // The level's next pass, on this tree: the templates from `index` on (those after
+            // the one that just ran) will have tried all their items on it in this pass.
+            runs.extend((0..k).map(|j| (level, j, if j < index { Seen::Some } else { Seen::All })));
         }
         runs.extend(levels(level + 1));
         if round_again {
