@@ -352,7 +352,11 @@ pub fn gtr(r: &mut Reducer<'_>, templates: &[Box<dyn Template>]) -> Result<bool,
 /// `deletions_first` (the default pipeline, beyond the paper), a template that substitutes a
 /// node by a descendant waits, on a wide level, until the deletions of the level below have run:
 /// on a flat tree (a file of lines) substituting the root by each of its children costs a test
-/// per child before the first improvement, and after the deletions few children are left.
+/// per child before the first improvement, and after the deletions few children are left. In
+/// that order too, a level's next pass tries only what no pass over it has tried (`tried.rs`),
+/// and Alg. 5 sweeps once: the paper's next sweep would try again what the first one tried
+/// (every candidate either failed, or won and is the node's replacement now). GTR*'s last round
+/// changes nothing, so it still tries every candidate once.
 pub(crate) fn gtr_round(
     r: &mut Reducer<'_>,
     templates: &[Box<dyn Template>],
@@ -397,8 +401,9 @@ pub(crate) fn gtr_round(
                     );
                     then_the_end(r, v, templates, runs)
                 };
+                let after = Successor::new(r, &next);
                 let level_changed =
-                    apply_items(r, level, i, t.as_ref(), &items, Successor::new(r, &next))?;
+                    apply_items(r, (level, i), t.as_ref(), &items, deletions_first, after)?;
                 changed |= level_changed;
                 again |= level_changed && !t.at_most_one();
             }
@@ -420,7 +425,8 @@ fn deletions_below(
         if t.at_most_one()
             && let Some(items) = level_items(r, level + 1, j, t.as_ref(), None)
         {
-            changed |= apply_items(r, level + 1, j, t.as_ref(), &items, Successor::none())?;
+            let after = Successor::none();
+            changed |= apply_items(r, (level + 1, j), t.as_ref(), &items, true, after)?;
         }
     }
     Ok(changed)
@@ -461,13 +467,13 @@ struct Items {
 }
 
 /// Alg. 4's `applyTemplate`: one template over its candidates on one level, then a commit.
-/// `after` is what comes next.
+/// `after` is what comes next. In `auto`'s order, Alg. 5 sweeps once (see [`gtr_round`]).
 fn apply_items(
     r: &mut Reducer<'_>,
-    level: usize,
-    index: usize,
+    (level, index): (usize, usize),
     t: &dyn Template,
     items: &Items,
+    auto: bool,
     after: Successor<'_>,
 ) -> Result<bool, ReduceError> {
     if t.at_most_one() {
@@ -476,20 +482,22 @@ fn apply_items(
         let slot = items.all.then_some((level, index + 1));
         ddmin_level(r, slot, &items.items, after)
     } else {
-        reduce_level_nodes(r, &items.items, after)
+        reduce_level_nodes(r, &items.items, !auto, after)
     }
 }
 
 /// Alg. 5: greedy backtracking over the candidates of every node of a level. Each node's current
 /// replacement starts as itself; a candidate is tried only if it is smaller than the current
-/// replacement; sweeps repeat until one finds no improvement. Then a commit.
+/// replacement; with `repeat` (the paper's), sweeps repeat until one finds no improvement,
+/// otherwise (`auto`) there is one sweep. Then a commit.
 fn reduce_level_nodes(
     r: &mut Reducer<'_>,
     items: &[(NodeId, Edit)],
+    repeat: bool,
     mut after: Successor<'_>,
 ) -> Result<bool, ReduceError> {
     let mut conf = Edits::new();
     let make = |r: &Reducer<'_>, conf: &Edits, item| smaller_replacement(r.tree(), conf, item);
-    while greedy_scan(r, items, &mut conf, true, &mut after, make, render_edits)? {}
+    while greedy_scan(r, items, &mut conf, repeat, &mut after, make, render_edits)? && repeat {}
     r.commit_parsed(after.into_parsed(r.best()))
 }

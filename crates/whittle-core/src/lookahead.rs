@@ -191,7 +191,8 @@ impl Lookahead {
                 (Seen::Some, Some(tried)) => Some(tried),
                 _ => None,
             };
-            if let Some(step) = Lookahead::template(r, v, (l, j), templates[j].as_ref(), tried) {
+            let t = templates[j].as_ref();
+            if let Some(step) = Lookahead::template(r, v, (l, j), t, tried, order.deletions_first) {
                 candidates += step.count();
                 steps.extend(step.steps);
             }
@@ -219,13 +220,14 @@ impl Lookahead {
     }
 
     /// The first step of template `index` (`t`) over `level`; with `tried`, over the items it
-    /// has not tried there (see `algo::level_items`).
+    /// has not tried there (see `algo::level_items`); `auto`: in `auto`'s order.
     fn template(
         r: &Reducer<'_>,
         v: View<'_>,
         (level, index): (usize, usize),
         t: &dyn Template,
         tried: Option<&Tried>,
+        auto: bool,
     ) -> Option<Lookahead> {
         let (items, _) = template_items(v, &v.doc.tree.level(level), t);
         let before = items.len();
@@ -241,7 +243,8 @@ impl Lookahead {
             };
             Lookahead::ddmin(items, start)
         } else {
-            Lookahead::scan(items, true)
+            // `auto` sweeps once (see `algo::gtr_round`), the paper until a sweep keeps nothing.
+            Lookahead::scan(items, !auto)
         }
     }
 
