@@ -54,8 +54,9 @@ pub(crate) struct Order<'a> {
     pub(crate) tried: Option<&'a Tried>,
 }
 
-/// What the passes before a run tried of its items: none of them (another level), some (the
-/// current level's), or all (a template the current pass runs before the next pass).
+/// What the passes before a run tried of its items: none of them (another level, or the next
+/// round), some (the current level's), or all (a template the current pass runs before the
+/// level's next pass).
 #[derive(Clone, Copy)]
 enum Seen {
     None,
@@ -112,8 +113,8 @@ impl Lookahead {
     /// stays as it is, so these are the candidates the algorithm renders next, in its order: the
     /// plan walks on through them (a run that ends its level's pass, or the last round, that
     /// tests what follows in a few rounds of tests rather than one run per round). Also whether
-    /// the chain reaches the algorithm's end. `order` is `auto`'s, beyond the paper, if given:
-    /// see [`Order`].
+    /// the chain reaches the algorithm's end. `order`: the paper's, or `auto`'s (see
+    /// [`Order`]).
     pub(crate) fn after_template(
         r: &Reducer<'_>,
         v: View<'_>,

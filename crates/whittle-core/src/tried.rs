@@ -10,9 +10,9 @@
 //! its first fifteen levels). `auto` (beyond the paper) skips them: an item of a template is
 //! skipped on the level's next pass when the same template tried the same item there before.
 //!
-//! Items are told apart by content (the template, the node's label, edge and text, and which of its
-//! descendants replaces it), not by node id: the tree is parsed anew after every pass. The
-//! result stays what GTR* guarantees, as the fixpoint's last round changes nothing, so it
+//! Items are told apart by content (the template, the node's label, edge and text, and which
+//! of its descendants replaces it), not by node id: the tree is parsed anew after every pass.
+//! The result stays what GTR* guarantees, as the fixpoint's last round changes nothing, so it
 //! passes every level once and tries every item of every template (nothing is skipped in a
 //! round's first pass over a level).
 
