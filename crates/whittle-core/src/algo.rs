@@ -452,8 +452,7 @@ fn level_items(
         return Some(Items { items, all: true });
     };
     let before = items.len();
-    let items = tried.untried(r.tree(), index, items);
-    tried.record(r.tree(), index, &items);
+    let items = tried.take_untried(r.tree(), index, items);
     let all = items.len() == before;
     // Nothing new on the level: nothing to run (and no ddmin granularity to forget).
     (all || !items.is_empty()).then_some(Items { items, all })

@@ -53,11 +53,22 @@ impl Tried {
             .collect()
     }
 
-    /// Records that template `index` tries `items` of `tree` on this level.
-    pub(crate) fn record(&mut self, tree: &Tree, index: usize, items: &[(NodeId, Edit)]) {
-        if let Some(tried) = self.by_template.get_mut(index) {
-            tried.extend(items.iter().map(|&item| key(tree, index, item)));
-        }
+    /// [`Tried::untried`], which are recorded as tried (each item's key made once).
+    pub(crate) fn take_untried(
+        &mut self,
+        tree: &Tree,
+        index: usize,
+        items: Vec<(NodeId, Edit)>,
+    ) -> Vec<(NodeId, Edit)> {
+        let Some(tried) = self.by_template.get_mut(index) else {
+            return items;
+        };
+        let fresh: Vec<(u128, (NodeId, Edit))> = (items.into_iter())
+            .map(|item| (key(tree, index, item), item))
+            .filter(|(k, _)| !tried.contains(k))
+            .collect();
+        tried.extend(fresh.iter().map(|&(k, _)| k));
+        fresh.into_iter().map(|(_, item)| item).collect()
     }
 }
 
