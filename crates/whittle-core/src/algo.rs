@@ -1,6 +1,6 @@
 //! The reduction algorithms: ddmin, HDD, HDD*, HDD+ (HDD paper §3), GTR and GTR* (GTR paper §4).
 
-use crate::ddmin::{ddmin, ddmin_from};
+use crate::ddmin::{Tested, ddmin, ddmin_from};
 use crate::edit::{Edit, Edits};
 use crate::engine::{Reducer, View};
 use crate::error::ReduceError;
@@ -269,10 +269,11 @@ fn ddmin_level(
     r: &mut Reducer<'_>,
     slot: Option<(usize, usize)>,
     items: &[(NodeId, Edit)],
+    tested: Tested,
     mut after: Successor<'_>,
 ) -> Result<bool, ReduceError> {
     let start = slot.map_or(2, |slot| r.granularity(slot));
-    let (_, ended) = ddmin_from(r, &Edits::new(), items, start, &mut after)?;
+    let (_, ended) = ddmin_from(r, &Edits::new(), items, start, tested, &mut after)?;
     if let Some(slot) = slot {
         r.set_granularity(slot, ended);
     }
@@ -314,7 +315,8 @@ fn hdd_round(r: &mut Reducer<'_>, repeats: bool) -> Result<bool, ReduceError> {
             Lookahead::hdd_level(r, v, level + 1)
                 .or_else(|| again.then(|| Lookahead::hdd_level(r, v, 0))?)
         };
-        changed |= ddmin_level(r, Some((level, 0)), &items, Successor::new(r, &next))?;
+        let after = Successor::new(r, &next);
+        changed |= ddmin_level(r, Some((level, 0)), &items, Tested::All, after)?;
         level += 1;
     }
     Ok(changed)
@@ -479,7 +481,9 @@ fn apply_items(
         // A run over the few new nodes of a level neither starts at nor leaves the granularity
         // of the runs over all of it.
         let slot = items.all.then_some((level, index + 1));
-        ddmin_level(r, slot, &items.items, after)
+        // `auto` runs to a fixpoint whose last round wins nothing ([`Tested::Untried`]).
+        let tested = if auto { Tested::Untried } else { Tested::All };
+        ddmin_level(r, slot, &items.items, tested, after)
     } else {
         reduce_level_nodes(r, &items.items, !auto, after)
     }

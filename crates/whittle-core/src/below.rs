@@ -12,7 +12,7 @@
 
 use crate::candidate::shortlex_less;
 use crate::changes::{apply_changes_then, render};
-use crate::ddmin::{Later, ddmin_by};
+use crate::ddmin::{Later, Tested, ddmin_by};
 use crate::engine::{Reducer, View};
 use crate::error::ReduceError;
 use crate::lexicon::{KEPT_NAMESPACE, Lexicon, Splices, Token, TokenKind};
@@ -464,6 +464,7 @@ fn shrink_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceErr
                     Split::first(changes.len(), 2),
                     all_but,
                     render,
+                    Tested::Untried,
                     &mut after,
                     later,
                 )?;

@@ -2,7 +2,7 @@
 //! case for renamings and white space), then ddmin over them. The moves below the tree, the
 //! inlining of definitions and the format's list moves make their candidates this way.
 
-use crate::ddmin::ddmin_by;
+use crate::ddmin::{Tested, ddmin_by};
 use crate::engine::Reducer;
 use crate::error::ReduceError;
 use crate::lexicon::Splices;
@@ -82,7 +82,15 @@ pub(crate) fn apply_changes_keeping(
         return Ok(vec![0]);
     }
     // ddmin keeps the changes it could not apply; every other one was applied and accepted.
-    let (kept, _) = ddmin_by(r, first, applying_all_but, render, after, None)?;
+    let (kept, _) = ddmin_by(
+        r,
+        first,
+        applying_all_but,
+        render,
+        Tested::Untried,
+        after,
+        None,
+    )?;
     Ok(kept)
 }
 

@@ -24,16 +24,31 @@ pub fn ddmin(
     base: &Edits,
     items: &[(NodeId, Edit)],
 ) -> Result<Vec<usize>, ReduceError> {
-    ddmin_from(r, base, items, 2, &mut Successor::none()).map(|(kept, _)| kept)
+    ddmin_from(r, base, items, 2, Tested::All, &mut Successor::none()).map(|(kept, _)| kept)
 }
 
-/// [`ddmin`] that starts at granularity `start`; returns the granularity it ended at too. `after`
-/// is what the algorithm does next (see [`ddmin_by`]).
+/// Which candidates a run of ddmin tests.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Tested {
+    /// Every one (the papers' ddmin): the run's result is 1-minimal whatever the test.
+    All,
+    /// Not those its own failures rule out if the test is monotone ([`Failures::weight`] 0: the
+    /// candidate removes every item, still in its configuration, of a set whose removal failed
+    /// before). Only a win makes such a candidate (without one, the configuration stays the same
+    /// and each finer part lies inside a coarser one), so a run that wins nothing has tested every
+    /// single item, and one that wins is followed by another in a fixpoint (`auto`'s rounds):
+    /// the last run over the same items wins nothing and has tested them all.
+    Untried,
+}
+
+/// [`ddmin`] that starts at granularity `start`, testing the candidates `tested` says; returns
+/// the granularity it ended at too. `after` is what the algorithm does next (see [`ddmin_by`]).
 pub(crate) fn ddmin_from(
     r: &mut Reducer<'_>,
     base: &Edits,
     items: &[(NodeId, Edit)],
     start: usize,
+    tested: Tested,
     after: &mut Successor<'_>,
 ) -> Result<(Vec<usize>, usize), ReduceError> {
     ddmin_by(
@@ -41,6 +56,7 @@ pub(crate) fn ddmin_from(
         Split::first(items.len(), start),
         |kept| edits_keeping(base, items, kept),
         |r, edits, out| r.format().render(r.doc(), edits, out),
+        tested,
         after,
         None,
     )
@@ -54,8 +70,9 @@ pub(crate) fn ddmin_from(
 /// removed, the scan goes on from the same part instead of the first; and the first split may be
 /// into more parts than 2 (`Split::first`: the granularity where an earlier run over the same
 /// items ended), or into parts of as many bytes (`Split::by_size`). Returns
-/// the kept items and the granularity the run ended at. The result is 1-minimal as with the
-/// textbook algorithm: the run ends only when no single item can go.
+/// the kept items and the granularity the run ended at. With [`Tested::All`] the result is
+/// 1-minimal as with the textbook algorithm: the run ends only when no single item can go; with
+/// [`Tested::Untried`], when no single item can go that the run's failures do not rule out.
 ///
 /// Each step gives the test pool a plan of the run (`plan.rs`): the splits that follow a failure
 /// (`2n` parts) and a win (what the winner keeps), several steps deep, weighed by the odds the
@@ -68,6 +85,7 @@ pub(crate) fn ddmin_by<C: Send>(
     first: Split,
     candidate: impl Fn(&[usize]) -> C + Sync,
     render: impl Fn(&Reducer<'_>, &C, &mut Vec<u8>) + Sync,
+    tested: Tested,
     after: &mut Successor<'_>,
     later: Option<&Later<'_>>,
 ) -> Result<(Vec<usize>, usize), ReduceError> {
@@ -95,6 +113,7 @@ pub(crate) fn ddmin_by<C: Send>(
             later: later.map(|l| (l, reducer)),
             failures: &failures,
             weights: RefCell::default(),
+            tested,
         };
         let plan = Planner {
             steps: &steps,
@@ -105,7 +124,7 @@ pub(crate) fn ddmin_by<C: Send>(
         };
         let found = reducer.first_interesting_then(
             step.count(),
-            &|i| Some(candidate(&step.kept(i))),
+            &|i| steps.tests(&step, i).then(|| candidate(&step.kept(i))),
             &render_c,
             Next {
                 plan: Some(&plan),
@@ -303,6 +322,7 @@ struct DdminSteps<'a, 'r, C> {
     failures: &'a Failures,
     /// [`Failures::weight`] of the current run's candidates looked at, by [`Steps::id`].
     weights: RefCell<FxHashMap<u64, f64>>,
+    tested: Tested,
 }
 
 impl<C> DdminSteps<'_, '_, C> {
@@ -313,6 +333,11 @@ impl<C> DdminSteps<'_, '_, C> {
         let mut ended = (*s.ended).clone();
         ended.push(kept);
         Some(Run::new(s.run + 1, Split::first(len, 2), Rc::new(ended)))
+    }
+
+    /// Whether the run tests candidate `i` of its step `s` ([`Tested`]).
+    fn tests(&self, s: &Split, i: usize) -> bool {
+        self.tested == Tested::All || self.failures_weight(s, i) > 0.0
     }
 
     /// What the current run's failures say of candidate `i` of `s` ([`Failures::weight`]).
@@ -358,6 +383,9 @@ impl<C> Steps for DdminSteps<'_, '_, C> {
     }
 
     fn render(&self, s: &Run, i: usize, out: &mut Vec<u8>) -> bool {
+        if s.run == 0 && !self.tests(&s.split, i) {
+            return false;
+        }
         let kept = s.split.kept(i);
         match (s.run, &self.later) {
             (0, _) => (self.render)(&(self.candidate)(&kept), out),

@@ -7,7 +7,7 @@
 //! format's delimiters that it lacks.
 
 use crate::below::units;
-use crate::ddmin::ddmin_by;
+use crate::ddmin::{Tested, ddmin_by};
 use crate::engine::Reducer;
 use crate::error::ReduceError;
 use crate::lookahead::Successor;
@@ -99,6 +99,8 @@ fn bytes_ddmin(r: &mut Reducer<'_>, chars: bool) -> Result<(), ReduceError> {
                 .collect::<Vec<u8>>()
         },
         |_, bytes, out| out.extend_from_slice(bytes),
+        // The tail runs once, not to a fixpoint: every candidate is tested.
+        Tested::All,
         &mut Successor::none(),
         None,
     )?;

@@ -16,3 +16,4 @@ mod reduction;
 mod slice;
 mod timeout;
 mod toy;
+mod untried;

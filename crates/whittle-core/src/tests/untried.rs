@@ -1,0 +1,109 @@
+//! ddmin's runs in `auto` ([`Tested::Untried`]) do not test a candidate that the run's own
+//! failures rule out for a monotone test; the papers' ([`Tested::All`]) test it again.
+
+use super::toy::Toy;
+use crate::ddmin::{Tested, ddmin_from};
+use crate::edit::{Edit, Edits};
+use crate::lookahead::Successor;
+use crate::{Format, Options, Reducer};
+use std::collections::BTreeSet;
+use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
+
+/// The words `x0` … of a candidate.
+fn words(bytes: &[u8]) -> BTreeSet<String> {
+    String::from_utf8_lossy(bytes)
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| w.starts_with('x'))
+        .map(str::to_string)
+        .collect()
+}
+
+/// ddmin over the leaves of `f(x0 … x{n-1})`, interesting while it holds every word of
+/// `needles`: the words of the result, and of every candidate tested with its verdict, in order.
+fn run(
+    n: usize,
+    needles: &[&str],
+    tested: Tested,
+) -> (BTreeSet<String>, Vec<(BTreeSet<String>, bool)>) {
+    let input = format!(
+        "f({})",
+        (0..n)
+            .map(|i| format!("x{i}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let log = Mutex::new(Vec::new());
+    let oracle = |bytes: &[u8]| {
+        let w = words(bytes);
+        let interesting = needles.iter().all(|n| w.contains(*n));
+        log.lock().unwrap().push((w, interesting));
+        interesting
+    };
+    let stop = AtomicBool::new(false);
+    let options = Options {
+        jobs: 1,
+        ..Options::default()
+    };
+    let mut r = Reducer::new(&Toy, &oracle, input.as_bytes(), options, &stop).expect("parses");
+    r.check_input().expect("the original is interesting");
+    let items: Vec<(_, Edit)> = (Toy.ddmin_units(r.tree()).into_iter())
+        .map(|u| (u, Edit::Delete))
+        .collect();
+    assert_eq!(items.len(), n);
+    r.parallel(|r| ddmin_from(r, &Edits::new(), &items, 2, tested, &mut Successor::none()))
+        .expect("runs");
+    let result = words(r.best());
+    drop(r);
+    // The original's own test first.
+    let mut log = log.into_inner().unwrap();
+    log.remove(0);
+    (result, log)
+}
+
+/// The candidates whose words lie inside those of a candidate that failed before them: a
+/// monotone test says they fail too.
+fn ruled_out(log: &[(BTreeSet<String>, bool)]) -> Vec<BTreeSet<String>> {
+    log.iter()
+        .enumerate()
+        .filter(|(k, (w, _))| log[..*k].iter().any(|(f, ok)| !ok && w.is_subset(f)))
+        .map(|(_, (w, _))| w.clone())
+        .collect()
+}
+
+#[test]
+fn autos_ddmin_does_not_test_what_its_failures_rule_out() {
+    let needles = ["x2", "x9", "x10", "x13"];
+    let (paper, paper_log) = run(16, &needles, Tested::All);
+    let (auto, auto_log) = run(16, &needles, Tested::Untried);
+    let expected: BTreeSet<String> = needles.iter().map(|s| s.to_string()).collect();
+    assert_eq!(paper, expected);
+    assert_eq!(auto, expected);
+    // The paper's run tests again what its failures rule out; `auto`'s never does.
+    let again = ruled_out(&paper_log);
+    assert!(!again.is_empty(), "the paper's run retests nothing here");
+    assert_eq!(ruled_out(&auto_log), Vec::<BTreeSet<String>>::new());
+    assert_eq!(auto_log.len() + again.len(), paper_log.len());
+}
+
+#[test]
+fn a_run_of_ddmin_that_wins_nothing_tests_every_single_item() {
+    // Every item is needed: nothing wins, so nothing is ruled out, and the run ends with each
+    // item's own removal tested, as the papers' run does.
+    let needles: Vec<String> = (0..8).map(|i| format!("x{i}")).collect();
+    let needles: Vec<&str> = needles.iter().map(String::as_str).collect();
+    let (_, paper_log) = run(8, &needles, Tested::All);
+    let (auto, auto_log) = run(8, &needles, Tested::Untried);
+    assert_eq!(auto.len(), 8);
+    assert_eq!(auto_log, paper_log);
+    for i in 0..8 {
+        let without: BTreeSet<String> = (0..8)
+            .filter(|&k| k != i)
+            .map(|k| format!("x{k}"))
+            .collect();
+        assert!(
+            auto_log.iter().any(|(w, _)| *w == without),
+            "x{i}'s removal not tested"
+        );
+    }
+}
