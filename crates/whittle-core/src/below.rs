@@ -33,8 +33,13 @@ pub(crate) fn renders_splices(r: &Reducer<'_>) -> bool {
 /// A move below the tree.
 #[derive(Clone, Copy)]
 enum Move {
-    /// A search of its own (inlining; the characters of each literal in turn).
-    Own(fn(&mut Reducer<'_>, &Lexicon) -> Result<bool, ReduceError>),
+    /// A search of its own (inlining; the characters of each literal in turn), with what it
+    /// tests first while every candidate fails (at most as many as asked for), where that is
+    /// known ahead.
+    Own(
+        fn(&mut Reducer<'_>, &Lexicon) -> Result<bool, ReduceError>,
+        Option<FirstCandidates>,
+    ),
     /// Nodes replaced by smaller forms, one at a time ([`greedy`]): the forms of the tokens
     /// the function selects (placeholders, substitutes).
     Greedy(fn(&TokenKind) -> Option<&'static [&'static str]>),
@@ -42,12 +47,16 @@ enum Move {
     Changes(fn(&[u8], &Lexicon) -> Vec<Splices>),
 }
 
+/// What a search of its own tests first while every candidate fails, on a document's source and
+/// lexicon, at most as many as asked for.
+type FirstCandidates = fn(&[u8], &Lexicon, usize) -> Vec<Splices>;
+
 /// How many moves below the tree there are (see [`reduce_below`] and [`reduce_last`]).
 const COUNT: usize = 12;
 
 /// The moves below the tree, in the order a round runs them, with the phase they count under.
 const MOVES: [(&str, Move); COUNT] = [
-    ("inline", Move::Own(crate::inline::inline)),
+    ("inline", Move::Own(crate::inline::inline, None)),
     ("placeholder", Move::Greedy(placeholders)),
     // Emptying literals makes elements empty, which the short forms then close; both before
     // the renamings, which cost hundreds of tests where the test refuses most.
@@ -58,7 +67,10 @@ const MOVES: [(&str, Move); COUNT] = [
     ("number", Move::Changes(numbers_to_one)),
     ("number", Move::Changes(numbers_shorter)),
     ("space", Move::Changes(spaces)),
-    ("literal-chars", Move::Own(shrink_literals)),
+    (
+        "literal-chars",
+        Move::Own(shrink_literals, Some(literals_failing)),
+    ),
     // The last moves ([`LAST`]), once the others have nothing left to do.
     ("substitute", Move::Greedy(substitutes)),
     ("rename-free", Move::Changes(free_renamings)),
@@ -76,7 +88,7 @@ impl Move {
         after: &mut Successor<'_>,
     ) -> Result<bool, ReduceError> {
         match self {
-            Move::Own(run) => run(r, lex),
+            Move::Own(run, _) => run(r, lex),
             Move::Greedy(select) => greedy(r, &greedy_items(r.tree().source(), lex, select), after),
             Move::Changes(changes) => {
                 apply_changes_then(r, &changes(r.tree().source(), lex), after)
@@ -86,12 +98,13 @@ impl Move {
 
     /// The candidates the move tests on a document with source `src` and lexicon `lex` while
     /// every one fails, in its order: a greedy sweep's items one at a time; a batch of changes
-    /// all at once, then ddmin's splits of them down to single ones. `None` if that is not known
-    /// ahead (a search of its own). At most `limit` of them (each of ddmin's is as long as the
-    /// batch).
+    /// all at once, then ddmin's splits of them down to single ones; a search of its own, what it
+    /// tests first where that is known ahead (`None` where it is not: then, and after it, nothing
+    /// more is known, see [`next_move`]). At most `limit` of them (each of ddmin's is as long as
+    /// the batch).
     fn failing(self, src: &[u8], lex: &Lexicon, limit: usize) -> Option<Vec<Splices>> {
         match self {
-            Move::Own(_) => None,
+            Move::Own(_, first) => first.map(|first| first(src, lex, limit)),
             Move::Greedy(select) => Some(
                 (greedy_items(src, lex, select).into_iter())
                     .take(limit)
@@ -188,7 +201,7 @@ fn below_round(r: &mut Reducer<'_>, active: &MoveSet) -> Result<MoveSet, ReduceE
 
 /// What the moves from `from` on (of those `active`) test while every candidate fails, in order,
 /// over the document in `v` (at most [`CHAINED_CANDIDATES`]), up to a move whose
-/// candidates are not known ahead: while nothing wins the text stays as it is, so a round that
+/// candidates are not known ahead, or the first candidates of a search of its own: while nothing wins the text stays as it is, so a round that
 /// changes nothing takes a few rounds of tests rather than one per move. `None` if there are
 /// none.
 fn next_move(r: &Reducer<'_>, v: View<'_>, active: &MoveSet, from: usize) -> Option<Lookahead> {
@@ -209,6 +222,10 @@ fn next_move(r: &Reducer<'_>, v: View<'_>, active: &MoveSet, from: usize) -> Opt
         match m.failing(src, &lex, limit) {
             Some(failing) => candidates.extend(failing),
             None => break,
+        }
+        if matches!(m, Move::Own(..)) {
+            // What a search of its own tests after its first candidates is not known ahead.
+            break;
         }
     }
     Lookahead::chain(candidates.into_iter().map(|s| Some(Lookahead::splices(s))))
@@ -400,9 +417,7 @@ fn empty_literals(_: &[u8], lex: &Lexicon) -> Vec<Splices> {
 /// re-parsed after each: a literal's changes move only the bytes after it, so the spans of the
 /// ones still to do stay true.
 fn shrink_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
-    let mut contents: Vec<Range<usize>> = lex.tokens.iter().filter_map(content).collect();
-    contents.sort_by_key(|c| std::cmp::Reverse((c.start, c.end)));
-    contents.dedup();
+    let contents = literal_contents(lex);
     let mut changed = false;
     for (k, c) in contents.iter().enumerate() {
         let mut c = c.clone();
@@ -494,6 +509,36 @@ fn shrink_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceErr
         }
     }
     Ok(changed)
+}
+
+/// The contents of the literals in the order [`shrink_literals`] takes them: from the end of the
+/// file to its start.
+fn literal_contents(lex: &Lexicon) -> Vec<Range<usize>> {
+    let mut contents: Vec<Range<usize>> = lex.tokens.iter().filter_map(content).collect();
+    contents.sort_by_key(|c| std::cmp::Reverse((c.start, c.end)));
+    contents.dedup();
+    contents
+}
+
+/// What [`shrink_literals`] tests first while every candidate fails, in its order, at most
+/// `limit`: the run of ddmin over each literal's characters in turn (from two parts down to
+/// single characters), up to and with the first literal whose escapes a second pass would
+/// shorten. While the move's first literal is tried, the plan of the move before it reaches
+/// into it.
+fn literals_failing(src: &[u8], lex: &Lexicon, limit: usize) -> Vec<Splices> {
+    let mut failing = Vec::new();
+    for run in later_literals(src, &literal_contents(lex)) {
+        let split = Split::first(run.len(), 2);
+        for i in 0..split.chain_len() {
+            if failing.len() >= limit {
+                return failing;
+            }
+            if let Some(kept) = split.chain_kept(i) {
+                failing.push(Splices::all_but(&run, &kept));
+            }
+        }
+    }
+    failing
 }
 
 /// The deletions of the characters of each literal of `rest` (in the order [`shrink_literals`]

@@ -454,6 +454,27 @@ fn idle_workers_start_a_move_two_moves_ahead_while_every_candidate_fails() {
     assert_eq!(runs[0].best, runs[1].best);
 }
 
+#[test]
+fn idle_workers_start_the_literals_characters_while_the_literals_are_emptied() {
+    // `auto` on `s_ab x`, interesting while `b` and `x` are there: no node can go. Below the tree,
+    // emptying the literal (`s_ x`) fails; no other move has a candidate (`x` is as short as a
+    // name gets, the blank is one space) until ddmin over the literal's characters, whose first
+    // candidate keeps `a` (`s_a x`, which fails) and whose second keeps `b` (`s_b x`, which
+    // wins). The test of `s_ x` waits until `s_a x` has started: at `-j 8` the plan walks from
+    // the emptying into the characters' first run, a search of the move's own.
+    let runs = run_waiting_at(
+        &[1, 8],
+        b"s_ab x",
+        Algorithm::Auto,
+        &|c| c == b"s_ x",
+        &|c| c == b"s_a x",
+        &|c| c.contains(&b'b') && c.contains(&b'x'),
+    );
+    tested_and_seen(&runs, &[1, 8], &["s_ x", "s_a x", "s_b x"]);
+    assert_eq!(runs[0].best, b"s_b x");
+    assert_eq!(runs[0].best, runs[1].best);
+}
+
 /// With more than one worker, the algorithm's first candidates are tested while the original is
 /// (`Reducer::check_input_opening`): here the original's test waits until some other non-empty
 /// candidate's test has started (a minute at most, which only a missing opening waits out), and
