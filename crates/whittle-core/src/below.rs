@@ -200,10 +200,10 @@ fn below_round(r: &mut Reducer<'_>, active: &MoveSet) -> Result<MoveSet, ReduceE
 }
 
 /// What the moves from `from` on (of those `active`) test while every candidate fails, in order,
-/// over the document in `v` (at most [`CHAINED_CANDIDATES`]), up to a move whose
-/// candidates are not known ahead, or the first candidates of a search of its own: while nothing wins the text stays as it is, so a round that
-/// changes nothing takes a few rounds of tests rather than one per move. `None` if there are
-/// none.
+/// over the document in `v` (at most [`CHAINED_CANDIDATES`]), up to a move whose candidates are
+/// not known ahead, or the first candidates of a search of its own: while nothing wins the text
+/// stays as it is, so a round that changes nothing takes a few rounds of tests rather than one
+/// per move. `None` if there are none.
 fn next_move(r: &Reducer<'_>, v: View<'_>, active: &MoveSet, from: usize) -> Option<Lookahead> {
     let lex = r.format().lexicon(v.doc)?;
     let src = v.doc.tree.source();
