@@ -13,6 +13,7 @@ mod edit;
 mod engine;
 mod error;
 mod format;
+mod heavy;
 mod hoist;
 mod inline;
 mod journal;
