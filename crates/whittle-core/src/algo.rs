@@ -119,9 +119,8 @@ fn run_tree(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError
 }
 
 /// [`Algorithm::Auto`]: the slice first, once (`slice.rs`: a few of the file's parts with what
-/// they need), then the format's list moves ([`crate::ListMove`]: C's declarations), the first
-/// time the heavy path (`heavy.rs`: ddmin down the child that holds half of the file), then the
-/// tree moves (they remove the most bytes per test), the format's list moves that
+/// they need), then the format's list moves ([`crate::ListMove`]: C's declarations),
+/// then the tree moves (they remove the most bytes per test), the format's list moves that
 /// come after them (the tree moves again if one changed something), then the
 /// tidy rendering, then hoisting (a node replaced by a deeper descendant of its kind; the tree
 /// moves again if one was kept), then the moves below the tree; the tree moves again whenever
@@ -130,13 +129,8 @@ fn run_tree(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError
 /// the format's gate rejects, the byte-level tail.
 fn run_auto(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
     crate::slice::reduce_slice(r)?;
-    let mut first = true;
     loop {
         crate::lists::reduce_lists(r, false)?;
-        if std::mem::take(&mut first) {
-            r.set_phase("heavy");
-            crate::heavy::heavy_path(r, &r.format().templates())?;
-        }
         r.set_phase("tree");
         run_tree(r, Algorithm::Auto)?;
         if crate::lists::reduce_lists(r, true)? {

@@ -13,7 +13,6 @@ mod edit;
 mod engine;
 mod error;
 mod format;
-mod heavy;
 mod hoist;
 mod inline;
 mod journal;
