@@ -34,10 +34,12 @@ pub(crate) enum Tested {
     All,
     /// Not those its own failures rule out if the test is monotone ([`Failures::weight`] 0: the
     /// candidate removes every item, still in its configuration, of a set whose removal failed
-    /// before). Only a win makes such a candidate (without one, the configuration stays the same
-    /// and each finer part lies inside a coarser one), so a run that wins nothing has tested every
-    /// single item, and one that wins is followed by another in a fixpoint (`auto`'s rounds):
-    /// the last run over the same items wins nothing and has tested them all.
+    /// before). A run that wins nothing still tests every single item: without a win the
+    /// configuration stays the same, so one item's removal is ruled out only by its own failure
+    /// (parts of as many items nest, so there nothing else is skipped either; parts by size may
+    /// not, and a part that holds a failed one is skipped). A run that wins is followed by
+    /// another in a fixpoint (`auto`'s rounds): the last run over the same items wins nothing
+    /// and has tested each of them alone.
     Untried,
 }
 
