@@ -29,27 +29,31 @@ pub(crate) fn apply_changes_then(
     changes: &[Splices],
     after: &mut Successor<'_>,
 ) -> Result<bool, ReduceError> {
-    let kept = apply_changes_keeping(r, changes, after)?;
+    let (kept, _) = apply_changes_keeping(r, changes, 0, after)?;
     Ok(kept.len() < changes.len())
 }
 
-/// [`apply_changes_then`], returning the indices of the changes it could not apply.
+/// [`apply_changes_then`], returning the indices of the changes it could not apply, and
+/// whether each of those was tried alone. With a `floor` (bytes), ddmin does not split the
+/// changes into parts that save fewer bytes than that on average ([`Split::by_size_down_to`]):
+/// what it keeps then may hold changes not tried alone.
 pub(crate) fn apply_changes_keeping(
     r: &mut Reducer<'_>,
     changes: &[Splices],
+    floor: usize,
     after: &mut Successor<'_>,
-) -> Result<Vec<usize>, ReduceError> {
+) -> Result<(Vec<usize>, bool), ReduceError> {
     if changes.is_empty() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), true));
     }
     // The candidate that applies every change but those `kept`.
     let applying_all_but = |kept: &[usize]| Splices::all_but(changes, kept);
     let all = applying_all_but(&[]);
     // If applying them all fails, ddmin's first step comes next, or with a single change what
     // comes after this move: idle workers start it. Its parts hold about as many of the bytes
-    // the changes save each (`Split::by_size`).
+    // the changes save each (`Split::by_size_down_to`).
     let sizes: Rc<[usize]> = changes.iter().map(Splices::saves).collect();
-    let first = Split::by_size(sizes);
+    let first = Split::by_size_down_to(sizes, floor);
     let reducer = &*r;
     let after_move = Lazy::new(&mut *after, reducer);
     let then = |i: usize, out: &mut Vec<u8>| {
@@ -76,13 +80,13 @@ pub(crate) fn apply_changes_keeping(
     )?;
     if let Some(f) = found {
         r.accept(&f);
-        return Ok(Vec::new());
+        return Ok((Vec::new(), true));
     }
     if changes.len() < 2 {
-        return Ok(vec![0]);
+        return Ok((vec![0], true));
     }
     // ddmin keeps the changes it could not apply; every other one was applied and accepted.
-    let (kept, _) = ddmin_by(
+    let (kept, n) = ddmin_by(
         r,
         first,
         applying_all_but,
@@ -91,7 +95,9 @@ pub(crate) fn apply_changes_keeping(
         after,
         None,
     )?;
-    Ok(kept)
+    // Its last split was into single changes, unless the floor stopped it before.
+    let alone = n >= kept.len();
+    Ok((kept, alone))
 }
 
 /// The source text of `span` in the current document.

@@ -71,7 +71,7 @@ pub(crate) fn ddmin_from(
 /// Subsets are tried only at `n = 2` (where they are the complements); after a complement is
 /// removed, the scan goes on from the same part instead of the first; and the first split may be
 /// into more parts than 2 (`Split::first`: the granularity where an earlier run over the same
-/// items ended), or into parts of as many bytes (`Split::by_size`). Returns
+/// items ended), or into parts of as many bytes (`Split::by_size_down_to`). Returns
 /// the kept items and the granularity the run ended at. With [`Tested::All`] the result is
 /// 1-minimal as with the textbook algorithm: the run ends only when no single item can go; with
 /// [`Tested::Untried`], when no single item can go that the run's failures do not rule out.

@@ -36,21 +36,29 @@ pub(crate) struct Split {
     /// `config` as a bit set over the run's items.
     pub(crate) bits: Vec<u64>,
     /// The sizes of the run's items, where its parts hold about equal shares of their bytes
-    /// rather than equal numbers of items ([`Split::by_size`]); every step of the run has them.
+    /// rather than equal numbers of items ([`Split::by_size_down_to`]); every step of the run has them.
     sizes: Option<Rc<[usize]>>,
+    /// With `sizes`: the run is not split into parts of fewer bytes than this on average
+    /// ([`Split::by_size_down_to`]); 0 for ddmin's finest split.
+    floor: usize,
 }
 
 impl Split {
     /// The step over `config` at granularity `n` (at most one part per item), starting at `from`,
     /// in parts of as many items each (the papers' ddmin).
     pub(crate) fn new(config: Vec<usize>, n: usize, from: usize) -> Split {
-        Split::with_sizes(None, config, n, from)
+        Split::with_sizes((None, 0), config, n, from)
     }
 
     /// [`Split::new`], in parts of about as many bytes each where `sizes` (of every item of the
     /// run) are given ([`parts_by_size`]); each part holds one item at least, so `n` parts of `n`
     /// items are still one item each.
-    fn with_sizes(sizes: Option<Rc<[usize]>>, config: Vec<usize>, n: usize, from: usize) -> Split {
+    fn with_sizes(
+        (sizes, floor): (Option<Rc<[usize]>>, usize),
+        config: Vec<usize>,
+        n: usize,
+        from: usize,
+    ) -> Split {
         let n = n.min(config.len());
         // Where the items are all of a size, parts of as many bytes are parts of as many items:
         // the papers' parts then, to the item.
@@ -68,7 +76,7 @@ impl Split {
         // the first half (remove part 1), then keep the second.
         let from = if n == 2 { 1 } else { from % n.max(1) };
         let mut h = rustc_hash::FxHasher::default();
-        (&config, n, from, sizes.is_some()).hash(&mut h);
+        (&config, n, from, sizes.is_some(), floor).hash(&mut h);
         let bits = bit_set(config.last().map_or(0, |&l| l + 1), &config);
         Split {
             id: h.finish(),
@@ -77,12 +85,13 @@ impl Split {
             parts,
             from,
             sizes,
+            floor,
         }
     }
 
     /// A step of the same run as this one (its parts by size if this one's are).
     pub(crate) fn of_run(&self, config: Vec<usize>, n: usize, from: usize) -> Split {
-        Split::with_sizes(self.sizes.clone(), config, n, from)
+        Split::with_sizes((self.sizes.clone(), self.floor), config, n, from)
     }
 
     /// The first step of a run over `len` items that starts at granularity `start` (at least 2,
@@ -91,15 +100,25 @@ impl Split {
         Split::new((0..len).collect(), start.max(2), 0)
     }
 
+    /// [`Split::by_size_down_to`] without a floor.
+    #[cfg(test)]
+    pub(crate) fn by_size(sizes: Rc<[usize]>) -> Split {
+        Split::by_size_down_to(sizes, 0)
+    }
+
     /// [`Split::first`] from two parts over items of the given sizes, in parts of about as many
     /// bytes each: `auto`'s text rewrites and list moves, by the bytes each saves. A batch's
     /// rewrites differ in size by orders of magnitude (a declaration with all its uses beside a
     /// hundred one-line ones); in parts of as many rewrites, ddmin tries a large one alone only
     /// at the granularity where it also tries every small one alone, and by size it tries the
     /// large ones alone early, the small ones still in groups.
-    pub(crate) fn by_size(sizes: Rc<[usize]>) -> Split {
+    ///
+    /// With a `floor` (bytes; 0: none) the run is coarse: where all its parts fail and twice as
+    /// many would save fewer than `floor` bytes each on average, it ends, keeping what is left,
+    /// whose items not yet tried alone are left to a later run (see `lists::reduce_lists`).
+    pub(crate) fn by_size_down_to(sizes: Rc<[usize]>, floor: usize) -> Split {
         let config = (0..sizes.len()).collect();
-        Split::with_sizes(Some(sizes), config, 2, 0)
+        Split::with_sizes((Some(sizes), floor), config, 2, 0)
     }
 
     pub(crate) fn count(&self) -> usize {
@@ -114,6 +133,15 @@ impl Split {
     /// How many candidates this step and the finer ones after it have, down to the finest split:
     /// the steps ddmin takes while every candidate fails.
     pub(crate) fn chain_len(&self) -> usize {
+        if self.coarse() {
+            let mut total = self.count();
+            let mut step = self.finer();
+            while let Some(s) = step {
+                total += s.count();
+                step = s.finer();
+            }
+            return total;
+        }
         let len = self.config.len();
         let mut n = self.parts.len();
         let mut total = n;
@@ -157,10 +185,24 @@ impl Split {
         Some((Some(step), i))
     }
 
-    /// The step after this one if it fails: twice as many parts; `None` at the finest split.
+    /// The step after this one if it fails: twice as many parts; `None` at the finest split,
+    /// or where those parts would save fewer bytes than the run's floor on average.
     pub(crate) fn finer(&self) -> Option<Split> {
         let n = self.parts.len();
-        (n < self.config.len()).then(|| self.of_run(self.config.clone(), n * 2, 0))
+        let fine_enough = || match &self.sizes {
+            Some(sizes) if self.floor > 0 => {
+                let bytes: usize = self.config.iter().map(|&i| item_size(sizes, i)).sum();
+                bytes < self.floor * (n * 2).min(self.config.len())
+            }
+            _ => false,
+        };
+        (n < self.config.len() && !fine_enough())
+            .then(|| self.of_run(self.config.clone(), n * 2, 0))
+    }
+
+    /// Whether the run this step belongs to may end before its finest split.
+    pub(crate) fn coarse(&self) -> bool {
+        self.sizes.is_some() && self.floor > 0
     }
 
     /// The step after candidate `i` wins: at `n = 2` ddmin's reduce-to-subset (the half it

@@ -220,3 +220,32 @@ fn a_list_is_split_by_the_bytes_its_rewrites_save() {
     );
     assert!(!String::from_utf8_lossy(&reduced.best).contains('x'));
 }
+
+#[test]
+fn a_coarse_first_run_leaves_what_it_did_not_try_alone_to_the_next_round() {
+    // A file of about 6 KB: `t(a)` … `t(p)` (80 bytes of rewrites) and a long word the test
+    // needs. Before the tree moves' first run a list move's ddmin does not split its rewrites
+    // into parts of less than 1/64 of the file (95 bytes) on average. The test needs `t(a)` and
+    // `t(p)`: all at once fails, and so do both halves (each holds one of them); quarters would
+    // save 20 bytes each, so the run ends there, after three tests, keeping all sixteen (without
+    // the floor it would go on to quarters, of which two win). The tree moves delete the
+    // fourteen the test does not need. (In the next round the run lists `t(a)` and `t(p)` again,
+    // as neither was tried alone, and goes down to single rewrites; those bytes were tested
+    // by the tree moves, so that costs no test.)
+    let long = format!("k{}", "x".repeat(6000));
+    let ts: Vec<String> = ('a'..='p').map(|c| format!("t({c})")).collect();
+    let input = format!("{} {long}", ts.join(" "));
+    let test = |bytes: &[u8]| {
+        let text = String::from_utf8_lossy(bytes);
+        let words: Vec<&str> = text.split_whitespace().collect();
+        words.contains(&"t(a)") && words.contains(&"t(p)") && words.contains(&long.as_str())
+    };
+    let reduced = auto(&DELETE_TS, input.as_bytes(), &test);
+    let best = String::from_utf8_lossy(&reduced.best);
+    assert_eq!(
+        best.split_whitespace().collect::<Vec<_>>(),
+        ["t(a)", "t(p)", long.as_str()]
+    );
+    let by_move = &reduced.report.stats.tests_by_move;
+    assert_eq!(by_move.get("rest"), Some(&3), "{by_move:?}");
+}

@@ -288,6 +288,28 @@ fn a_ddmin_class_without_verdicts_takes_its_odds_from_the_classes_next_to_it() {
 }
 
 #[test]
+fn a_coarse_run_is_not_split_into_parts_below_its_floor() {
+    // The twelve items of the test below (210 bytes). With a floor of 50 bytes: two parts (105
+    // each), then four (52.5 on average); eight would hold 26.25, below the floor, so the run's
+    // chain ends at four parts: 2 + 4 candidates.
+    let sizes: Rc<[usize]> = [100].into_iter().chain([1; 10]).chain([100]).collect();
+    let coarse = Split::by_size_down_to(sizes.clone(), 50);
+    assert!(coarse.coarse());
+    let four = coarse.finer().expect("four parts");
+    assert_eq!(four.count(), 4);
+    assert!(four.finer().is_none());
+    assert_eq!(coarse.chain_len(), 6);
+    // A win keeps the floor: without the first 100 bytes, three parts (a win does not refine)
+    // and no finer ones (six would hold 18.3 bytes).
+    let after = four.after_win(0);
+    assert!(after.count() >= 2 && after.finer().is_none());
+    // Without a floor the chain goes down to single items: 2 + 4 + 8 + 12.
+    let fine = Split::by_size_down_to(sizes, 0);
+    assert!(!fine.coarse());
+    assert_eq!(fine.chain_len(), 26);
+}
+
+#[test]
 fn a_split_by_size_holds_about_as_many_bytes_in_each_part() {
     // Twelve items: two of 100 bytes at the ends, ten of one byte between them (210 in all).
     let sizes: Rc<[usize]> = [100].into_iter().chain([1; 10]).chain([100]).collect();
