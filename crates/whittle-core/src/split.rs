@@ -237,11 +237,12 @@ impl Split {
 /// What the failed candidates of a run say about those to come. A failed candidate removed a
 /// set of items that holds one the test needs (if the test is monotone: the papers' assumption),
 /// and a needed item is in every configuration after it. So a candidate that removes every item
-/// of such a set still in its configuration fails too, and one that removes some of them fails
-/// with the share it removes (the needed item taken as any of them alike). Such candidates are
-/// still tested (the reduction does not assume the test monotone), but the plan weighs their
-/// wins by it: ddmin's run through a granularity then branches on few candidates, and idle
-/// workers can start its steps several wins ahead.
+/// of such a set still in its configuration fails too (weighing a candidate that removes most
+/// of such a set by the share it keeps was measured and left out: `docs/algorithms.md`). The
+/// papers' ddmin ([`crate::ddmin::Tested::All`]) still tests such candidates (it does not assume
+/// the test monotone), but the plan does not plan for their wins: ddmin's run through a
+/// granularity then branches on few candidates, and idle workers can start its steps several
+/// wins ahead.
 #[derive(Default)]
 pub(crate) struct Failures {
     /// The items each failed candidate removed, as bit sets.
