@@ -36,7 +36,8 @@ pub(crate) struct Split {
     /// `config` as a bit set over the run's items.
     pub(crate) bits: Vec<u64>,
     /// The sizes of the run's items, where its parts hold about equal shares of their bytes
-    /// rather than equal numbers of items ([`Split::by_size_down_to`]); every step of the run has them.
+    /// rather than equal numbers of items ([`Split::by_size_down_to`]); every step of the run
+    /// has them.
     sizes: Option<Rc<[usize]>>,
     /// With `sizes`: the run is not split into parts of fewer bytes than this on average
     /// ([`Split::by_size_down_to`]); 0 for ddmin's finest split.

@@ -223,11 +223,11 @@ fn a_list_is_split_by_the_bytes_its_rewrites_save() {
 
 #[test]
 fn a_coarse_first_run_leaves_what_it_did_not_try_alone_to_the_next_round() {
-    // A file of about 6 KB: `t(a)` … `t(p)` (80 bytes of rewrites) and a long word the test
-    // needs. Before the tree moves' first run a list move's ddmin does not split its rewrites
-    // into parts of less than 1/64 of the file (95 bytes) on average. The test needs `t(a)` and
-    // `t(p)`: all at once fails, and so do both halves (each holds one of them); quarters would
-    // save 20 bytes each, so the run ends there, after three tests, keeping all sixteen (without
+    // A file of 6 081 bytes: `t(a)` … `t(p)` (a rewrite deletes one, 4 bytes) and a long word
+    // the test needs. Before the tree moves' first run a list move's ddmin does not split its
+    // rewrites into parts of less than 1/64 of the file (95 bytes) on average. The test needs
+    // `t(a)` and `t(p)`: all at once fails, and so do both halves (each holds one of them);
+    // quarters would save 16 bytes each, so the run ends there, after three tests, keeping all sixteen (without
     // the floor it would go on to quarters, of which two win). The tree moves delete the
     // fourteen the test does not need. (In the next round the run lists `t(a)` and `t(p)` again,
     // as neither was tried alone, and goes down to single rewrites; those bytes were tested

@@ -302,7 +302,8 @@ fn a_coarse_run_is_not_split_into_parts_below_its_floor() {
     // A win keeps the floor: without the first 100 bytes, three parts (a win does not refine)
     // and no finer ones (six would hold 18.3 bytes).
     let after = four.after_win(0);
-    assert!(after.count() >= 2 && after.finer().is_none());
+    assert_eq!(after.count(), 3);
+    assert!(after.finer().is_none());
     // Without a floor the chain goes down to single items: 2 + 4 + 8 + 12.
     let fine = Split::by_size_down_to(sizes, 0);
     assert!(!fine.coarse());
