@@ -42,6 +42,8 @@ pub(crate) struct Split {
     /// With `sizes`: the run is not split into parts of fewer bytes than this on average
     /// ([`Split::by_size_down_to`]); 0 for ddmin's finest split.
     floor: usize,
+    /// With a floor: the bytes of `config`'s items (0 without one).
+    bytes: usize,
 }
 
 impl Split {
@@ -79,6 +81,10 @@ impl Split {
         let mut h = rustc_hash::FxHasher::default();
         (&config, n, from, sizes.is_some(), floor).hash(&mut h);
         let bits = bit_set(config.last().map_or(0, |&l| l + 1), &config);
+        let bytes = match &sizes {
+            Some(sizes) if floor > 0 => config.iter().map(|&i| item_size(sizes, i)).sum(),
+            _ => 0,
+        };
         Split {
             id: h.finish(),
             bits,
@@ -87,6 +93,7 @@ impl Split {
             from,
             sizes,
             floor,
+            bytes,
         }
     }
 
@@ -134,19 +141,10 @@ impl Split {
     /// How many candidates this step and the finer ones after it have, down to the finest split:
     /// the steps ddmin takes while every candidate fails.
     pub(crate) fn chain_len(&self) -> usize {
-        if self.coarse() {
-            let mut total = self.count();
-            let mut step = self.finer();
-            while let Some(s) = step {
-                total += s.count();
-                step = s.finer();
-            }
-            return total;
-        }
         let len = self.config.len();
         let mut n = self.parts.len();
         let mut total = n;
-        while n < len {
+        while n < len && !self.below_floor(n * 2) {
             n = (n * 2).min(len);
             total += n;
         }
@@ -190,15 +188,14 @@ impl Split {
     /// or where those parts would save fewer bytes than the run's floor on average.
     pub(crate) fn finer(&self) -> Option<Split> {
         let n = self.parts.len();
-        let fine_enough = || match &self.sizes {
-            Some(sizes) if self.floor > 0 => {
-                let bytes: usize = self.config.iter().map(|&i| item_size(sizes, i)).sum();
-                bytes < self.floor * (n * 2).min(self.config.len())
-            }
-            _ => false,
-        };
-        (n < self.config.len() && !fine_enough())
+        (n < self.config.len() && !self.below_floor(n * 2))
             .then(|| self.of_run(self.config.clone(), n * 2, 0))
+    }
+
+    /// Whether a split of the configuration into `n` parts (at most one per item) would save
+    /// fewer bytes than the run's floor on average.
+    fn below_floor(&self, n: usize) -> bool {
+        self.coarse() && self.bytes < self.floor * n.min(self.config.len())
     }
 
     /// Whether the run this step belongs to may end before its finest split.
