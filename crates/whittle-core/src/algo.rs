@@ -95,8 +95,19 @@ pub fn run(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError>
         return run_auto(r);
     }
     run_tree(r, algorithm)?;
-    r.tidy()?;
+    tidy(r, Successor::none())?;
     Ok(())
+}
+
+/// The format's tidy rendering of the current tree ([`crate::Format::tidy`]), kept if it is
+/// smaller and the test allows it; while it is tested, idle workers start `after`. Returns
+/// whether it was kept.
+fn tidy(r: &mut Reducer<'_>, after: Successor<'_>) -> Result<bool, ReduceError> {
+    r.commit()?;
+    let Some(bytes) = r.format().tidy(r.doc()) else {
+        return Ok(false);
+    };
+    crate::changes::rewrite_then(r, &bytes, after)
 }
 
 /// The algorithm, then (with rules) the sweep over what the rules forbid, until neither changes
@@ -139,10 +150,14 @@ fn run_auto(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
         if crate::lists::reduce_lists(r, true, false)?.0 {
             continue;
         }
+        // While the tidy rendering and the hoisting sweep are tested, idle workers start what
+        // comes after them should they keep nothing: the first round of the moves below the tree.
         r.set_phase("tidy");
-        r.tidy()?;
+        let after_tidy = |r: &Reducer<'_>, v: View<'_>, _: bool| after_tidy(r, v);
+        tidy(r, Successor::new(r, &after_tidy))?;
         r.set_phase("hoist");
-        if crate::hoist::hoist(r)? {
+        let below = |r: &Reducer<'_>, v: View<'_>, _: bool| crate::below::first_round(r, v);
+        if crate::hoist::hoist(r, Successor::new(r, &below))? {
             continue;
         }
         // The moves below the tree to their own fixpoint first: a round of them costs a few
@@ -207,36 +222,49 @@ fn try_forbidden(
     let next = |r: &Reducer<'_>, v: View<'_>, changed: bool| {
         if changed {
             let round = Lookahead::round(r, v, templates, deletions_first);
-            then_the_end(r, v, templates, round)
+            then_the_end(r, v, templates, round, deletions_first)
         } else {
-            tidy_next(r, v)
+            tidy_next(r, v, deletions_first)
         }
     };
     sweep_then(r, &forbidden, Successor::new(r, &next))
 }
 
 /// GTR's `runs` (and whether they reach its end), then, if they do: with rules, the sweep over
-/// what they forbid, and the tidy rendering (when no list move comes first).
+/// what they forbid, and the tidy rendering (when no list move comes first), and in `auto` what
+/// follows it.
 fn then_the_end(
     r: &Reducer<'_>,
     v: View<'_>,
     templates: &[Box<dyn Template>],
     (runs, complete): (Option<Lookahead>, bool),
+    auto: bool,
 ) -> Option<Lookahead> {
     let end = complete.then(|| {
         let forbidden = (v.rules.is_some())
             .then(|| Lookahead::scan(forbidden_items(v, templates), false))
             .flatten();
-        [forbidden, tidy_next(r, v)]
+        [forbidden, tidy_next(r, v, auto)]
     });
     Lookahead::chain(std::iter::once(runs).chain(end.into_iter().flatten()))
 }
 
-/// The tidy rendering, when it comes right after the tree moves (no list move comes first).
-fn tidy_next(r: &Reducer<'_>, v: View<'_>) -> Option<Lookahead> {
-    (r.format().list_moves().is_empty())
-        .then(|| Lookahead::tidy(r, v))
-        .flatten()
+/// The tidy rendering, when it comes right after the tree moves (no list move comes first), and
+/// in `auto` what follows it should it fail ([`after_tidy`]).
+fn tidy_next(r: &Reducer<'_>, v: View<'_>, auto: bool) -> Option<Lookahead> {
+    if !r.format().list_moves().is_empty() {
+        return None;
+    }
+    let then = auto.then(|| after_tidy(r, v)).flatten();
+    Lookahead::chain([Lookahead::tidy(r, v), then])
+}
+
+/// What `auto` tests after the tidy rendering of the tree in `v`, while every candidate fails:
+/// the hoisting sweep's candidates one at a time, then the first round of the moves below the
+/// tree (`below::first_round`).
+fn after_tidy(r: &Reducer<'_>, v: View<'_>) -> Option<Lookahead> {
+    let hoistings = Lookahead::scan(crate::hoist::hoistings(&v.doc.tree), false);
+    Lookahead::chain([hoistings, crate::below::first_round(r, v)])
 }
 
 fn run_algorithm(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError> {
@@ -404,7 +432,7 @@ pub(crate) fn gtr_round(
                             tried,
                         },
                     );
-                    then_the_end(r, v, templates, runs)
+                    then_the_end(r, v, templates, runs, deletions_first)
                 };
                 let after = Successor::new(r, &next);
                 let level_changed =

@@ -46,7 +46,8 @@ enum Move {
     /// Nodes replaced by smaller forms, one at a time ([`greedy`]): the forms of the tokens
     /// the function selects (placeholders, substitutes).
     Greedy(fn(&TokenKind) -> Option<&'static [&'static str]>),
-    /// Disjoint rewrites of the source, as many at once as the test allows ([`apply_changes`]).
+    /// Disjoint rewrites of the source, as many at once as the test allows
+    /// ([`apply_changes_then`]).
     Changes(fn(&[u8], &Lexicon) -> Vec<Splices>),
 }
 
@@ -59,7 +60,7 @@ const COUNT: usize = 12;
 
 /// The moves below the tree, in the order a round runs them, with the phase they count under.
 const MOVES: [(&str, Move); COUNT] = [
-    ("inline", Move::Own(crate::inline::inline, None)),
+    ("inline", Move::Changes(crate::inline::inlinings)),
     ("placeholder", Move::Greedy(placeholders)),
     // Emptying literals makes elements empty, which the short forms then close; both before
     // the renamings, which cost hundreds of tests where the test refuses most.
@@ -154,7 +155,12 @@ pub(crate) fn reduce_below(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
     active[COUNT - LAST..].fill(false);
     let mut changed_any = false;
     loop {
-        let changed = below_round(r, &active)?;
+        let round = if changed_any {
+            Round::Again
+        } else {
+            Round::First
+        };
+        let changed = below_round(r, &active, round)?;
         if !changed.contains(&true) {
             return Ok(changed_any);
         }
@@ -172,14 +178,31 @@ pub(crate) fn reduce_below(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
 pub(crate) fn reduce_last(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
     let mut active = [false; COUNT];
     active[COUNT - LAST..].fill(true);
-    Ok(below_round(r, &active)?.contains(&true))
+    Ok(below_round(r, &active, Round::Last)?.contains(&true))
+}
+
+/// What [`reduce_below`]'s first round tests while every candidate fails, on the document in
+/// `v`, then [`reduce_last`]'s (which runs when that round changes nothing), as [`next_move`]
+/// lists them: what comes after the tree moves, the tidy rendering and the hoisting sweep while
+/// those keep nothing. `None` where the moves below the tree do not run (a format whose
+/// splices are not rendered on the source, see [`renders_splices`]).
+pub(crate) fn first_round(r: &Reducer<'_>, v: View<'_>) -> Option<Lookahead> {
+    if !renders_splices(r) {
+        return None;
+    }
+    next_move(r, v, &[true; COUNT], 0)
 }
 
 /// One round of the moves in `active`, each over the tokens of the current document. Returns
 /// which of them changed something. Does nothing for a format without a lexicon, or when the
 /// format does not render its splices (see [`renders_splices`]). While a move's last step is
-/// tested, idle workers start the next move's first candidate (over the text the move leaves).
-fn below_round(r: &mut Reducer<'_>, active: &MoveSet) -> Result<MoveSet, ReduceError> {
+/// tested, idle workers start what comes after it ([`after_move`], over the text the move
+/// leaves).
+fn below_round(
+    r: &mut Reducer<'_>,
+    active: &MoveSet,
+    round: Round,
+) -> Result<MoveSet, ReduceError> {
     let mut changed = [false; COUNT];
     r.commit()?;
     for (i, &(name, step)) in MOVES.iter().enumerate() {
@@ -193,7 +216,12 @@ fn below_round(r: &mut Reducer<'_>, active: &MoveSet) -> Result<MoveSet, ReduceE
             break;
         }
         r.set_phase(name);
-        let next = |r: &Reducer<'_>, v: View<'_>, _: bool| next_move(r, v, active, i + 1);
+        let before = changed;
+        let next = |r: &Reducer<'_>, v: View<'_>, now: bool| {
+            let mut changed = before;
+            changed[i] |= now;
+            after_move(r, v, (active, &changed), round, i)
+        };
         let mut after = Successor::new(r, &next);
         changed[i] = step.run(r, &lexicon, &mut after)?;
         r.commit_parsed(after.into_parsed(r.best()))?;
@@ -209,8 +237,23 @@ fn below_round(r: &mut Reducer<'_>, active: &MoveSet) -> Result<MoveSet, ReduceE
 /// per move. `None` if there are none.
 fn next_move(r: &Reducer<'_>, v: View<'_>, active: &MoveSet, from: usize) -> Option<Lookahead> {
     let lex = r.format().lexicon(v.doc)?;
-    let src = v.doc.tree.source();
     let mut candidates = Vec::new();
+    failing_moves(v, &lex, active, from, &mut candidates);
+    Lookahead::chain(candidates.into_iter().map(|s| Some(Lookahead::splices(s))))
+}
+
+/// Adds to `candidates` what the moves from `from` on (of those `active`) test while every
+/// candidate fails, over the document in `v` with lexicon `lex` (see [`next_move`]). Returns
+/// whether that is all they test then, so that what follows them (on the same text) can be
+/// listed after it.
+fn failing_moves(
+    v: View<'_>,
+    lex: &Lexicon,
+    active: &MoveSet,
+    from: usize,
+    candidates: &mut Vec<Splices>,
+) -> bool {
+    let src = v.doc.tree.source();
     for (&(_, m), _) in MOVES[from..]
         .iter()
         .zip(&active[from..])
@@ -220,18 +263,67 @@ fn next_move(r: &Reducer<'_>, v: View<'_>, active: &MoveSet, from: usize) -> Opt
             .checked_sub(candidates.len())
             .filter(|&l| l > 0)
         else {
-            break;
+            return false;
         };
-        match m.failing(src, &lex, limit) {
-            Some(failing) => candidates.extend(failing),
-            None => break,
-        }
-        if matches!(m, Move::Own(..)) {
-            // What a search of its own tests after its first candidates is not known ahead.
-            break;
+        let Some(failing) = m.failing(src, lex, limit) else {
+            return false;
+        };
+        // What a search of its own tests after its first candidates is not known ahead (one
+        // that tests nothing leaves the text as it is).
+        let own = matches!(m, Move::Own(..)) && !failing.is_empty();
+        candidates.extend(failing);
+        if own {
+            return false;
         }
     }
-    Lookahead::chain(candidates.into_iter().map(|s| Some(Lookahead::splices(s))))
+    true
+}
+
+/// Which round of the moves below the tree runs: what comes after it depends on it.
+#[derive(Clone, Copy, PartialEq)]
+enum Round {
+    /// [`reduce_below`]'s first: when it changes nothing, [`reduce_last`] comes next.
+    First,
+    /// [`reduce_below`]'s next ones, of the moves that changed something in the round before.
+    Again,
+    /// [`reduce_last`]'s: when it changes nothing, `auto`'s byte tail comes next.
+    Last,
+}
+
+/// What follows move `i` of a `round` of the moves `active`, over the document in `v`, while
+/// every candidate fails: the round's moves after it; then, if a move of a round of
+/// [`reduce_below`] changed something (`changed`, with move `i`'s run), another round of those
+/// moves; or else, after the first round, [`reduce_last`]'s moves; and when the moves below the
+/// tree end there, the tree moves' first round (`auto` runs them again after moves below the
+/// tree that changed something), where no list move comes before them. So a move's last steps,
+/// the rounds that change nothing and the tree moves' first steps are tested together rather
+/// than one after the other.
+fn after_move(
+    r: &Reducer<'_>,
+    v: View<'_>,
+    (active, changed): (&MoveSet, &MoveSet),
+    round: Round,
+    i: usize,
+) -> Option<Lookahead> {
+    let lex = r.format().lexicon(v.doc)?;
+    let mut candidates = Vec::new();
+    let mut whole = failing_moves(v, &lex, active, i + 1, &mut candidates);
+    let changed_any = changed.contains(&true);
+    if whole && round != Round::Last && changed_any {
+        whole = failing_moves(v, &lex, changed, 0, &mut candidates);
+    } else if whole && round == Round::First {
+        let mut last = [false; COUNT];
+        last[COUNT - LAST..].fill(true);
+        failing_moves(v, &lex, &last, 0, &mut candidates);
+    }
+    // After the last moves that change nothing, the byte tail or (a deferred list move) the
+    // list moves.
+    let to_tree = whole && (round == Round::Again || changed_any);
+    let tree = (to_tree && r.format().list_moves().is_empty())
+        .then(|| Lookahead::round(r, v, &r.format().templates(), true).0)
+        .flatten();
+    let moves = candidates.into_iter().map(|s| Some(Lookahead::splices(s)));
+    Lookahead::chain(moves.chain([tree]))
 }
 
 /// At most this many candidates of the moves that follow one are offered ahead.

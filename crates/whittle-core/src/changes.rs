@@ -7,9 +7,9 @@ use crate::engine::Reducer;
 use crate::error::ReduceError;
 use crate::lexicon::Splices;
 use crate::lookahead::{Lazy, Successor};
+use crate::plan::Then;
 use crate::pool::Next;
 use crate::split::Split;
-use std::ops::Range;
 use std::rc::Rc;
 
 /// Renders the current document with `s` spliced in.
@@ -17,13 +17,42 @@ pub(crate) fn render(r: &Reducer<'_>, s: &Splices, out: &mut Vec<u8>) {
     r.format().render_splices(r.doc(), s, out);
 }
 
-/// Applies as many of `changes` (disjoint from each other) as the test allows: all of them at
-/// once first (the usual case for renamings and white space), then ddmin over them.
-pub(crate) fn apply_changes(r: &mut Reducer<'_>, changes: &[Splices]) -> Result<bool, ReduceError> {
-    apply_changes_then(r, changes, &mut Successor::none())
+/// Keeps `bytes`, a rewrite of the whole text (the format's tidy rendering), if it is smaller and
+/// the test allows it. While it is tested, idle workers start what comes after it (`after`),
+/// over the text as it is and over `bytes`. Returns whether it was kept.
+pub(crate) fn rewrite_then(
+    r: &mut Reducer<'_>,
+    bytes: &[u8],
+    mut after: Successor<'_>,
+) -> Result<bool, ReduceError> {
+    let reducer = &*r;
+    let after_it = Lazy::new(&mut after, reducer);
+    let count = || after_it.count();
+    let then = |i: usize, out: &mut Vec<u8>| after_it.render(i, out);
+    let won_count = |_: usize| after_it.count_after(Some(bytes), &[]);
+    let won_then =
+        |_: usize, i: usize, out: &mut Vec<u8>| after_it.render_after(Some(bytes), &[], i, out);
+    let next = Next {
+        failed: Some((&count, &then)),
+        won: Some((&won_count, &won_then)),
+        plan: None,
+    };
+    let found = reducer.first_interesting_then(
+        1,
+        &|_| Some(()),
+        &|_: &(), out: &mut Vec<u8>| out.extend_from_slice(bytes),
+        next,
+    )?;
+    let Some(f) = found else {
+        return Ok(false);
+    };
+    r.accept(&f);
+    r.commit_parsed(after.into_parsed(r.best()))
 }
 
-/// [`apply_changes`], told what comes after it (`after`).
+/// Applies as many of `changes` (disjoint from each other) as the test allows: all of them at
+/// once first (the usual case for renamings and white space), then ddmin over them. While its
+/// last step is tested, idle workers start what comes after it (`after`).
 pub(crate) fn apply_changes_then(
     r: &mut Reducer<'_>,
     changes: &[Splices],
@@ -63,13 +92,20 @@ pub(crate) fn apply_changes_keeping(
     let first_count = || first.count();
     let after_count = || after_move.count();
     let then_after = |i: usize, out: &mut Vec<u8>| after_move.render(i, out);
+    // If it wins, the move ends there: what comes after it, over the text it leaves.
+    let mut all_bytes = Vec::new();
+    render(reducer, &all, &mut all_bytes);
+    let won_count = |_: usize| after_move.count_after(Some(&all_bytes), &[]);
+    let won_then = |_: usize, i: usize, out: &mut Vec<u8>| {
+        after_move.render_after(Some(&all_bytes), &[], i, out)
+    };
     let next = Next {
         failed: if changes.len() >= 2 {
             Some((&first_count, &then))
         } else {
             Some((&after_count, &then_after))
         },
-        won: None,
+        won: Some((&won_count, &won_then)),
         plan: None,
     };
     let found = reducer.first_interesting_then(
@@ -98,9 +134,4 @@ pub(crate) fn apply_changes_keeping(
     // Its last split was into single changes, unless the floor stopped it before.
     let alone = n >= kept.len();
     Ok((kept, alone))
-}
-
-/// The source text of `span` in the current document.
-pub(crate) fn text<'t>(r: &'t Reducer<'_>, span: &Range<usize>) -> &'t [u8] {
-    &r.tree().source()[span.clone()]
 }

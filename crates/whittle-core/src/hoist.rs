@@ -8,7 +8,8 @@
 use crate::edit::Edit;
 use crate::engine::Reducer;
 use crate::error::ReduceError;
-use crate::sweep::sweep;
+use crate::lookahead::Successor;
+use crate::sweep::sweep_then;
 use crate::tree::{NodeId, Tree};
 use std::collections::VecDeque;
 
@@ -21,18 +22,22 @@ const LOOK_AT: usize = 4096;
 
 /// A sweep in pre-order over the nodes of the current tree, each replaced by its descendants of
 /// the same label below its children (breadth-first, at most [`PER_NODE`]), each tried on top of
-/// those the sweep kept. Returns whether it kept any.
-pub(crate) fn hoist(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
-    let tree = r.tree();
-    let items: Vec<(NodeId, Edit)> = tree
-        .nodes()
+/// those the sweep kept. While its last step is tested, idle workers start what comes after it
+/// (`after`). Returns whether it kept any.
+pub(crate) fn hoist(r: &mut Reducer<'_>, after: Successor<'_>) -> Result<bool, ReduceError> {
+    let items = hoistings(r.tree());
+    sweep_then(r, &items, after)
+}
+
+/// The sweep's items on `tree`: each node with each of the descendants that may replace it.
+pub(crate) fn hoistings(tree: &Tree) -> Vec<(NodeId, Edit)> {
+    tree.nodes()
         .flat_map(|n| {
             same_kind_below(tree, n)
                 .into_iter()
                 .map(move |d| (n, Edit::Replace(d)))
         })
-        .collect();
-    sweep(r, &items)
+        .collect()
 }
 
 /// The descendants of `n` with its label, grandchildren and deeper, breadth-first, at most

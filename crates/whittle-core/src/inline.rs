@@ -3,9 +3,6 @@
 //! a name where a reduction leaves a chain of temporaries (`r = f(b)`, `c = r[0]`, `c[k] = 0`
 //! becomes `f(b)[0][k] = 0`).
 
-use crate::changes::{apply_changes, text};
-use crate::engine::Reducer;
-use crate::error::ReduceError;
 use crate::lexicon::{Lexicon, Splices, TokenKind};
 use std::ops::Range;
 
@@ -16,17 +13,17 @@ struct Inlining {
     saves: usize,
 }
 
-/// Every definition the format lists that saves bytes when inlined, as many at once as the test
-/// allows. Two inlinings that touch each other's bytes (the value of one uses the other's name)
-/// are not tried together: the one that saves more goes first, the other waits for the next round
-/// of `auto`, on the text the first one left.
-pub(crate) fn inline(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceError> {
+/// Every definition the format lists that saves bytes when inlined, on the source `src`: the move
+/// applies them as many at once as the test allows. Two inlinings that touch each other's bytes
+/// (the value of one uses the other's name) are not offered together: the one that saves more
+/// is, the other waits for the next round of `auto`, on the text the first one left.
+pub(crate) fn inlinings(src: &[u8], lex: &Lexicon) -> Vec<Splices> {
     let mut all: Vec<Inlining> = lex
         .tokens
         .iter()
         .filter_map(|t| match &t.kind {
             TokenKind::Definition { value, wrap, uses } => {
-                inlining(r, &t.span, value.clone(), *wrap, uses)
+                inlining(src, &t.span, value.clone(), *wrap, uses)
             }
             _ => None,
         })
@@ -44,14 +41,13 @@ pub(crate) fn inline(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool, ReduceE
         }
     }
     chosen.sort_by_key(|i| i.value.start);
-    let changes: Vec<Splices> = chosen.into_iter().map(|i| i.splices).collect();
-    apply_changes(r, &changes)
+    chosen.into_iter().map(|i| i.splices).collect()
 }
 
 /// The splices that inline one definition, if they save bytes: the statement deleted and each
 /// use replaced by the value (in parentheses with `wrap`).
 fn inlining(
-    r: &Reducer<'_>,
+    src: &[u8],
     statement: &Range<usize>,
     value: Range<usize>,
     wrap: bool,
@@ -64,7 +60,7 @@ fn inlining(
     if wrap {
         copy.push(b'(');
     }
-    copy.extend_from_slice(text(r, &value));
+    copy.extend_from_slice(&src[value.clone()]);
     if wrap {
         copy.push(b')');
     }

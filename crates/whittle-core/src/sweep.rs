@@ -15,12 +15,8 @@ use std::rc::Rc;
 
 /// A greedy sweep over single edits, in order, each tried on top of those kept so far (as HDD+
 /// sweeps deletions); an edit of a node inside a subtree the sweep already changed (or of that
-/// node itself) is skipped. Returns whether it kept any; the kept ones are committed.
-pub(crate) fn sweep(r: &mut Reducer<'_>, items: &[(NodeId, Edit)]) -> Result<bool, ReduceError> {
-    sweep_then(r, items, Successor::none())
-}
-
-/// [`sweep`], told what comes after it (`after`).
+/// node itself) is skipped. While its last step is tested, idle workers start what comes after
+/// it (`after`). Returns whether it kept any; the kept ones are committed.
 pub(crate) fn sweep_then(
     r: &mut Reducer<'_>,
     items: &[(NodeId, Edit)],

@@ -1,8 +1,8 @@
 //! The test pool at `-j > 1`: errors past the winner, stopping, no bytes tested twice at once,
 //! and idle workers starting what comes next.
 
-use super::toy::Toy;
-use crate::{Algorithm, Options, Oracle, OracleError, Reducer, Verdict};
+use super::toy::{TidyToy, Toy};
+use crate::{Algorithm, Format, Options, Oracle, OracleError, Reducer, Verdict};
 use rustc_hash::FxHashSet;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -237,6 +237,19 @@ fn run_waiting_at(
     awaited: &(dyn Fn(&[u8]) -> bool + Sync),
     interesting: &(dyn Fn(&[u8]) -> bool + Sync),
 ) -> Vec<Waited> {
+    let on = (&Toy as &dyn Format, algorithm);
+    run_waiting_on(on, jobs, input, waits, awaited, interesting)
+}
+
+/// [`run_waiting_at`] with `syntax`, a format of the toy syntax.
+fn run_waiting_on(
+    (syntax, algorithm): (&dyn Format, Algorithm),
+    jobs: &[usize],
+    input: &[u8],
+    waits: &(dyn Fn(&[u8]) -> bool + Sync),
+    awaited: &(dyn Fn(&[u8]) -> bool + Sync),
+    interesting: &(dyn Fn(&[u8]) -> bool + Sync),
+) -> Vec<Waited> {
     let started = AtomicBool::new(false);
     let seen = AtomicBool::new(false);
     // How many 10 ms waits a held test makes at most.
@@ -271,7 +284,7 @@ fn run_waiting_at(
             hold.store(if jobs == 1 { 20 } else { 6000 }, Ordering::SeqCst);
             log.lock().unwrap().clear();
             let stop = AtomicBool::new(false);
-            let mut r = Reducer::new(&Toy, &oracle, input, options(jobs), &stop).unwrap();
+            let mut r = Reducer::new(syntax, &oracle, input, options(jobs), &stop).unwrap();
             r.check_input().unwrap();
             r.parallel(|r| crate::run(r, algorithm)).unwrap();
             Waited {
@@ -518,4 +531,88 @@ fn the_first_candidates_are_tested_while_the_original_is() {
         assert!(overlapped.load(Ordering::SeqCst), "{algorithm}: no opening");
         assert_eq!(reduced.best, alone.best, "{algorithm}");
     }
+}
+
+#[test]
+fn the_tree_moves_start_while_the_move_below_the_tree_that_wins_is_tested() {
+    // `auto` on `s_q foo   bar`, interesting while `q`, `foo` and `bar` are there. The tree
+    // moves remove nothing; below the tree, the literal cannot be emptied nor the names renamed,
+    // and the blanks at their minimum (`s_q foo bar`) win. The moves that changed something have
+    // nothing more to do (the blanks are one space each now), so the tree moves run again, on
+    // `s_q foo bar`, and their first candidate is ` foo bar`. The test of `s_q foo bar` waits
+    // until ` foo bar` has started: at `-j 8` idle workers start what comes after the blanks'
+    // move should it win, and that goes on past the moves below the tree into the tree moves.
+    let has = |c: &[u8], w: &[u8]| c.windows(w.len()).any(|x| x == w);
+    let runs = run_waiting_at(
+        &[1, 8],
+        b"s_q foo   bar",
+        Algorithm::Auto,
+        &|c| c == b"s_q foo bar",
+        &|c| c == b" foo bar",
+        &|c| has(c, b"q") && has(c, b"foo") && has(c, b"bar"),
+    );
+    tested_and_seen(&runs, &[1, 8], &["s_q foo bar", " foo bar"]);
+    let at_1 = &runs[0].log;
+    let after = |a: &str, b: &str| {
+        let at = |c: &str| at_1.iter().position(|x| x == c);
+        at(a) < at(b)
+    };
+    assert!(after("s_q foo bar", " foo bar"), "{at_1:?}");
+    assert_eq!(runs[0].best, b"s_q foo bar");
+    assert_eq!(runs[0].best, runs[1].best);
+}
+
+#[test]
+fn the_moves_below_the_tree_start_while_the_tidy_rendering_is_tested() {
+    // `auto` with a toy format whose tidy rendering writes each run of blanks as one space, on
+    // `s_q foo   bar`, interesting while `q`, `foo` and `bar` are there. The tree moves remove
+    // nothing; the tidy rendering `s_q foo bar` wins; below the tree, emptying the literal
+    // (`s_ foo bar`) comes first. The test of the tidy rendering waits until `s_ foo bar` has
+    // started: at `-j 8` idle workers start what comes after the tidy rendering should it win.
+    let has = |c: &[u8], w: &[u8]| c.windows(w.len()).any(|x| x == w);
+    let runs = run_waiting_on(
+        (&TidyToy, Algorithm::Auto),
+        &[1, 8],
+        b"s_q foo   bar",
+        &|c| c == b"s_q foo bar",
+        &|c| c == b"s_ foo bar",
+        &|c| has(c, b"q") && has(c, b"foo") && has(c, b"bar"),
+    );
+    tested_and_seen(&runs, &[1, 8], &["s_q foo bar", "s_ foo bar"]);
+    assert_eq!(runs[0].best, b"s_q foo bar");
+    assert_eq!(runs[0].best, runs[1].best);
+}
+
+#[test]
+fn the_last_moves_below_the_tree_start_while_the_round_before_them_ends() {
+    // The same, at `-j 2`. After the tidy rendering, the first round of the moves below the tree
+    // changes nothing: the literal cannot be emptied (`s_ foo bar`), nor the names renamed (both
+    // at once, `s_q b a`, then each alone, `s_q b bar` and `s_q foo a`). The last moves come
+    // then, whose first candidate substitutes `foo` by `0` (`s_q 0 bar`). The test of `s_q foo
+    // a` waits until `s_q 0 bar` has started: at `-j 2` the idle worker starts, after the
+    // round's last candidate, what the last moves test while every candidate fails.
+    let has = |c: &[u8], w: &[u8]| c.windows(w.len()).any(|x| x == w);
+    let runs = run_waiting_on(
+        (&TidyToy, Algorithm::Auto),
+        &[1, 2],
+        b"s_q foo   bar",
+        &|c| c == b"s_q foo a",
+        &|c| c == b"s_q 0 bar",
+        &|c| has(c, b"q") && has(c, b"foo") && has(c, b"bar"),
+    );
+    let tested = [
+        "s_ foo bar",
+        "s_q b a",
+        "s_q b bar",
+        "s_q foo a",
+        "s_q 0 bar",
+    ];
+    tested_and_seen(&runs, &[1, 2], &tested);
+    let at_1: Vec<&str> = (runs[0].log.iter())
+        .map(String::as_str)
+        .filter(|c| tested.contains(c))
+        .collect();
+    assert_eq!(at_1, tested);
+    assert_eq!(runs[0].best, b"s_q foo bar");
+    assert_eq!(runs[0].best, runs[1].best);
 }

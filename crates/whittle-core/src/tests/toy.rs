@@ -133,3 +133,49 @@ impl Format for Toy {
 pub(crate) fn tree(text: &str) -> crate::Tree {
     Toy.parse(text.as_bytes()).expect("valid toy syntax").tree
 }
+
+/// The toy syntax with what other formats add to it: a tidy rendering (each run of blanks as one
+/// space) and, for the last moves below the tree, each name substituted by `0`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct TidyToy;
+
+impl Format for TidyToy {
+    fn name(&self) -> &'static str {
+        "tidy-toy"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["ttoy"]
+    }
+
+    fn description(&self) -> &'static str {
+        "test-only tree syntax with a tidy rendering and substitutes"
+    }
+
+    fn lexicon(&self, doc: &Document) -> Option<Lexicon> {
+        let mut lex = Toy.lexicon(doc)?;
+        let names: Vec<Token> = (lex.tokens.iter())
+            .filter(|t| matches!(t.kind, TokenKind::Name { .. }))
+            .map(|t| Token {
+                span: t.span.clone(),
+                kind: TokenKind::Substitute(&["0"]),
+            })
+            .collect();
+        lex.tokens.extend(names);
+        Some(lex)
+    }
+
+    fn parse(&self, input: &[u8]) -> Result<Document, ParseError> {
+        Toy.parse(input)
+    }
+
+    fn tidy(&self, doc: &Document) -> Option<Vec<u8>> {
+        let mut out = Vec::new();
+        for &b in doc.tree.source() {
+            if b != b' ' || out.last() != Some(&b' ') {
+                out.push(b);
+            }
+        }
+        Some(out)
+    }
+}
