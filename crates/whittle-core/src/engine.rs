@@ -3,7 +3,7 @@
 
 mod steps;
 
-use crate::candidate::{Found, shortlex_less};
+use crate::candidate::Found;
 use crate::document::{Document, ParseError};
 use crate::edit::Edits;
 use crate::error::ReduceError;
@@ -450,30 +450,6 @@ impl<'a> Reducer<'a> {
             doc: &self.doc,
             rules: self.compiled.as_ref(),
         }
-    }
-
-    /// Tries the format's tidy rendering of the current document as one more candidate; keeps it
-    /// if it is smaller and still interesting. Returns whether it was kept.
-    pub fn tidy(&mut self) -> Result<bool, ReduceError> {
-        self.commit()?;
-        let Some(bytes) = self.format.tidy(&self.doc) else {
-            return Ok(false);
-        };
-        bump(&self.judge.counters.candidates);
-        if !shortlex_less(&bytes, &self.best) {
-            bump(&self.judge.counters.not_smaller);
-            return Ok(false);
-        }
-        if self.judge(&bytes, &|| false)? != Verdict::Interesting {
-            self.check_stop()?;
-            return Ok(false);
-        }
-        self.accept(&Found {
-            index: 0,
-            edits: (),
-            bytes,
-        });
-        self.commit()
     }
 
     /// Ends the reduction and returns the best bytes.
