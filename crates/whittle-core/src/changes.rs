@@ -10,6 +10,7 @@ use crate::lookahead::{Lazy, Successor};
 use crate::plan::Then;
 use crate::pool::Next;
 use crate::split::Split;
+use std::cell::OnceCell;
 use std::rc::Rc;
 
 /// Renders the current document with `s` spliced in.
@@ -92,12 +93,19 @@ pub(crate) fn apply_changes_keeping(
     let first_count = || first.count();
     let after_count = || after_move.count();
     let then_after = |i: usize, out: &mut Vec<u8>| after_move.render(i, out);
-    // If it wins, the move ends there: what comes after it, over the text it leaves.
-    let mut all_bytes = Vec::new();
-    render(reducer, &all, &mut all_bytes);
-    let won_count = |_: usize| after_move.count_after(Some(&all_bytes), &[]);
+    // If it wins, the move ends there: what comes after it, over the text it leaves (rendered
+    // when an idle worker asks for it).
+    let all_bytes = OnceCell::new();
+    let all_bytes = || {
+        all_bytes.get_or_init(|| {
+            let mut out = Vec::new();
+            render(reducer, &all, &mut out);
+            out
+        })
+    };
+    let won_count = |_: usize| after_move.count_after(Some(all_bytes()), &[]);
     let won_then = |_: usize, i: usize, out: &mut Vec<u8>| {
-        after_move.render_after(Some(&all_bytes), &[], i, out)
+        after_move.render_after(Some(all_bytes()), &[], i, out)
     };
     let next = Next {
         failed: if changes.len() >= 2 {
