@@ -104,7 +104,7 @@ impl Move {
     /// every one fails, in its order: a greedy sweep's items one at a time; a batch of changes
     /// all at once, then ddmin's splits of them down to single ones; a search of its own, what it
     /// tests first where that is known ahead (`None` where it is not: then, and after it, nothing
-    /// more is known, see [`next_move`]). At most `limit` of them (each of ddmin's is as long as
+    /// more is known, see [`failing_moves`]). At most `limit` of them (each of ddmin's is as long as
     /// the batch).
     fn failing(self, src: &[u8], lex: &Lexicon, limit: usize) -> Option<Vec<Splices>> {
         match self {
@@ -182,7 +182,7 @@ pub(crate) fn reduce_last(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
 }
 
 /// What [`reduce_below`]'s first round tests while every candidate fails, on the document in
-/// `v`, then [`reduce_last`]'s (which runs when that round changes nothing), as [`next_move`]
+/// `v`, then [`reduce_last`]'s (which runs when that round changes nothing), as [`after_move`]
 /// lists them: what comes after the tree moves, the tidy rendering and the hoisting sweep while
 /// those keep nothing. `None` where the moves below the tree do not run (a format whose
 /// splices are not rendered on the source, see [`renders_splices`]).
@@ -190,7 +190,9 @@ pub(crate) fn first_round(r: &Reducer<'_>, v: View<'_>) -> Option<Lookahead> {
     if !renders_splices(r) {
         return None;
     }
-    next_move(r, v, &[true; COUNT], 0)
+    let mut active = [true; COUNT];
+    active[COUNT - LAST..].fill(false);
+    after_move(r, v, (&active, &[false; COUNT]), Round::First, 0)
 }
 
 /// One round of the moves in `active`, each over the tokens of the current document. Returns
@@ -220,7 +222,7 @@ fn below_round(
         let next = |r: &Reducer<'_>, v: View<'_>, now: bool| {
             let mut changed = before;
             changed[i] |= now;
-            after_move(r, v, (active, &changed), round, i)
+            after_move(r, v, (active, &changed), round, i + 1)
         };
         let mut after = Successor::new(r, &next);
         changed[i] = step.run(r, &lexicon, &mut after)?;
@@ -230,22 +232,12 @@ fn below_round(
     Ok(changed)
 }
 
-/// What the moves from `from` on (of those `active`) test while every candidate fails, in order,
-/// over the document in `v` (at most [`CHAINED_CANDIDATES`]), up to a move whose candidates are
-/// not known ahead, or the first candidates of a search of its own: while nothing wins the text
-/// stays as it is, so a round that changes nothing takes a few rounds of tests rather than one
-/// per move. `None` if there are none.
-fn next_move(r: &Reducer<'_>, v: View<'_>, active: &MoveSet, from: usize) -> Option<Lookahead> {
-    let lex = r.format().lexicon(v.doc)?;
-    let mut candidates = Vec::new();
-    failing_moves(v, &lex, active, from, &mut candidates);
-    Lookahead::chain(candidates.into_iter().map(|s| Some(Lookahead::splices(s))))
-}
-
 /// Adds to `candidates` what the moves from `from` on (of those `active`) test while every
-/// candidate fails, over the document in `v` with lexicon `lex` (see [`next_move`]). Returns
-/// whether that is all they test then, so that what follows them (on the same text) can be
-/// listed after it.
+/// candidate fails, in order, over the document in `v` with lexicon `lex` (at most
+/// [`CHAINED_CANDIDATES`]), up to a move whose candidates are not known ahead, or the first
+/// candidates of a search of its own: while nothing wins the text stays as it is, so a round that
+/// changes nothing takes a few rounds of tests rather than one per move. Returns whether that is
+/// all they test then, so that what follows them (on the same text) can be listed after it.
 fn failing_moves(
     v: View<'_>,
     lex: &Lexicon,
@@ -290,24 +282,24 @@ enum Round {
     Last,
 }
 
-/// What follows move `i` of a `round` of the moves `active`, over the document in `v`, while
-/// every candidate fails: the round's moves after it; then, if a move of a round of
-/// [`reduce_below`] changed something (`changed`, with move `i`'s run), another round of those
-/// moves; or else, after the first round, [`reduce_last`]'s moves; and when the moves below the
-/// tree end there, the tree moves' first round (`auto` runs them again after moves below the
-/// tree that changed something), where no list move comes before them. So a move's last steps,
-/// the rounds that change nothing and the tree moves' first steps are tested together rather
-/// than one after the other.
+/// What a `round` of the moves `active` tests from move `from` on, over the document in `v`,
+/// while every candidate fails ([`failing_moves`]); then, if a move of a round of
+/// [`reduce_below`] changed something (`changed`, with the run of the move before `from`),
+/// another round of those moves; or else, after the first round, [`reduce_last`]'s moves; and
+/// when the moves below the tree end there, the tree moves' first round (`auto` runs them again
+/// after moves below the tree that changed something), where no list move comes before them.
+/// So a move's last steps, the rounds that change nothing and the tree moves' first steps are
+/// tested together rather than one after the other. `None` if there is nothing.
 fn after_move(
     r: &Reducer<'_>,
     v: View<'_>,
     (active, changed): (&MoveSet, &MoveSet),
     round: Round,
-    i: usize,
+    from: usize,
 ) -> Option<Lookahead> {
     let lex = r.format().lexicon(v.doc)?;
     let mut candidates = Vec::new();
-    let mut whole = failing_moves(v, &lex, active, i + 1, &mut candidates);
+    let mut whole = failing_moves(v, &lex, active, from, &mut candidates);
     let changed_any = changed.contains(&true);
     if whole && round != Round::Last && changed_any {
         whole = failing_moves(v, &lex, changed, 0, &mut candidates);

@@ -85,6 +85,7 @@ pub(crate) fn apply_changes_keeping(
     let sizes: Rc<[usize]> = changes.iter().map(Splices::saves).collect();
     let first = Split::by_size_down_to(sizes, floor);
     let reducer = &*r;
+    let builds = after.builds();
     let after_move = Lazy::new(&mut *after, reducer);
     let then = |i: usize, out: &mut Vec<u8>| {
         render(reducer, &applying_all_but(&first.kept(i)), out);
@@ -94,7 +95,8 @@ pub(crate) fn apply_changes_keeping(
     let after_count = || after_move.count();
     let then_after = |i: usize, out: &mut Vec<u8>| after_move.render(i, out);
     // If it wins, the move ends there: what comes after it, over the text it leaves (rendered
-    // when an idle worker asks for it).
+    // when an idle worker asks for it, and only where something comes after it: a list move's
+    // batch of a large file is not rendered for nothing).
     let all_bytes = OnceCell::new();
     let all_bytes = || {
         all_bytes.get_or_init(|| {
@@ -113,7 +115,7 @@ pub(crate) fn apply_changes_keeping(
         } else {
             Some((&after_count, &then_after))
         },
-        won: Some((&won_count, &won_then)),
+        won: builds.then_some((&won_count, &won_then)),
         plan: None,
     };
     let found = reducer.first_interesting_then(

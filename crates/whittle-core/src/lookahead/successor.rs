@@ -57,6 +57,11 @@ impl<'b> Successor<'b> {
         }
     }
 
+    /// Whether it can build a next step at all (a pool's idle workers could start it).
+    pub(crate) fn builds(&self) -> bool {
+        self.build.is_some() || self.unchanged.is_some()
+    }
+
     /// The next step if the run ends with `best` (`None`: the reducer's best bytes now).
     pub(crate) fn get(&mut self, r: &Reducer<'_>, best: Option<&[u8]>) -> Option<&Lookahead> {
         let best = best.unwrap_or(r.best());
