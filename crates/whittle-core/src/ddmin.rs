@@ -136,9 +136,14 @@ pub(crate) fn ddmin_by<C: Send>(
         // The odds are learned from the candidates as the failures so far weighed them; the
         // failed ones then weigh the candidates to come.
         let tried = found.as_ref().map_or(step.count(), |f| f.index + 1);
-        let weights: f64 = (0..tried).map(|i| steps.failures_weight(&step, i)).sum();
-        let class = Odds::ddmin_class(step.count());
-        r.odds().record(class, weights.max(0.1), found.is_some());
+        for i in 0..tried {
+            let won = found.as_ref().is_some_and(|f| f.index == i);
+            // A winner counts, whatever its failures weighed it (`won` <= `tried`).
+            let weight = steps.failures_weight(&step, i);
+            let weight = if won { weight.max(0.1) } else { weight };
+            r.odds()
+                .record(Odds::ddmin_class(step.count(), i), weight, won);
+        }
         for i in 0..tried - usize::from(found.is_some()) {
             failures.add(&step, i);
         }
@@ -413,8 +418,8 @@ impl<C> Steps for DdminSteps<'_, '_, C> {
         }
     }
 
-    fn class(&self, s: &Run) -> usize {
-        Odds::ddmin_class(s.split.count())
+    fn class(&self, s: &Run, i: usize) -> usize {
+        Odds::ddmin_class(s.split.count(), i)
     }
 
     /// The current run's failures weigh its own candidates; a later run's are weighed by their

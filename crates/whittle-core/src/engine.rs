@@ -250,6 +250,7 @@ impl<'a> Reducer<'a> {
     /// ([`Stats::tests_by_move`]).
     pub fn set_phase(&self, name: &'static str) {
         self.judge.set_phase(name);
+        self.odds.set_move(name);
     }
 
     /// Adds `n` to the count of candidates the rules filtered out.

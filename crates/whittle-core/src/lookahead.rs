@@ -349,7 +349,10 @@ impl Lookahead {
         i: usize,
     ) -> Option<usize> {
         self.with_steps(r, won, |steps| match locate(steps, i)? {
-            (Step::Ddmin { split, .. }, i) => Some(Odds::ddmin_class(split.chain_count(i)?)),
+            (Step::Ddmin { split, .. }, i) => {
+                let (parts, i) = split.chain_place(i)?;
+                Some(Odds::ddmin_class(parts, i))
+            }
             (Step::Scan { .. }, _) => Some(Odds::SWEEP),
             (Step::Splices(_) | Step::Tidy(_), _) => None,
         })

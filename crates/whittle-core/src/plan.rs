@@ -37,8 +37,8 @@ pub(crate) trait Steps {
     fn won(&self, s: &Self::Step, i: usize) -> Option<Self::Step>;
     /// The step after every candidate of `s` fails; `None` if the run then ends.
     fn failed(&self, s: &Self::Step) -> Option<Self::Step>;
-    /// The kind of `s`, for [`Odds`] (below [`Odds::CLASSES`]).
-    fn class(&self, s: &Self::Step) -> usize;
+    /// The kind of candidate `i` of `s`, for [`Odds`] (below [`Odds::CLASSES`]).
+    fn class(&self, s: &Self::Step, i: usize) -> usize;
     /// What is known of candidate `i` of `s` beyond its class, as a factor of its class's chance
     /// to win: 0 when it is known to fail (it is still tested, but its win is not planned for).
     fn weight(&self, _s: &Self::Step, _i: usize) -> f64 {
@@ -46,62 +46,81 @@ pub(crate) trait Steps {
     }
 }
 
-/// How often a tested candidate of each kind of step won in this reduction.
+/// How often a tested candidate of each kind of step won in this reduction, in all and per
+/// move ([`Odds::set_move`]): ddmin over a literal's characters wins far more often than ddmin
+/// over a file's lines at the same granularity.
 #[derive(Default)]
 pub(crate) struct Odds {
-    /// (won, tried) per class; a candidate tried counts with its weight ([`Steps::weight`]).
-    counts: Mutex<[(f64, f64); Odds::CLASSES]>,
+    counts: Mutex<Counts>,
+}
+
+/// (won, tried) per class; a candidate tried counts with its weight ([`Steps::weight`]).
+type Classes = [(f64, f64); Odds::CLASSES];
+
+#[derive(Default)]
+struct Counts {
+    all: Classes,
+    by_move: FxHashMap<&'static str, Classes>,
+    /// The move whose steps are judged now.
+    current: &'static str,
 }
 
 impl Odds {
     /// Classes 0–29: ddmin by its number of parts (one class each below 16, then one per power
-    /// of two); 30: a greedy sweep.
+    /// of two; 0 stands for the second candidate of a split in two, which is tested only once
+    /// the first has failed, so that one of the two halves often holds what the test needs);
+    /// 30: a greedy sweep.
     pub(crate) const CLASSES: usize = 31;
     pub(crate) const SWEEP: usize = 30;
 
-    /// The class of a ddmin step over `parts` parts.
-    pub(crate) fn ddmin_class(parts: usize) -> usize {
-        if parts < 16 {
+    /// The class of candidate `i` of a ddmin step over `parts` parts.
+    pub(crate) fn ddmin_class(parts: usize, i: usize) -> usize {
+        if parts == 2 && i == 1 {
+            0
+        } else if parts < 16 {
             parts
         } else {
             (12 + parts.ilog2() as usize).min(Odds::SWEEP - 1)
         }
     }
 
-    /// The chance that a candidate of `class` not yet judged wins: what its class did so far,
-    /// after a prior of what the ddmin classes next to it did (within [`NEIGHBOURS`] of it; the
-    /// splits of 7 and 9 parts win about as often as those of 8), itself after a prior of one
-    /// win in four ([`PRIOR`]). ddmin visits most of its classes briefly (after a win at 8
-    /// parts comes a split of 7, then of 6), so a class's own few verdicts would leave its
-    /// chance near one in four where its neighbours already show most candidates win.
-    pub(crate) fn chance(&self, class: usize) -> f64 {
-        let c = self.lock();
-        let class = class.min(Odds::CLASSES - 1);
-        let prior = if class == Odds::SWEEP {
-            PRIOR
-        } else {
-            let near = class.saturating_sub(NEIGHBOURS)..=(class + NEIGHBOURS).min(Odds::SWEEP - 1);
-            let (won, tried) = near
-                .filter(|&k| k != class)
-                .fold((0.0, 0.0), |(w, t), k| (w + c[k].0, t + c[k].1));
-            (won + PRIOR * 4.0) / (tried + 4.0)
-        };
-        let (won, tried) = c[class];
-        ((won + prior * 4.0) / (tried + 4.0)).min(1.0)
+    /// Names the move whose steps are recorded and planned from now on.
+    pub(crate) fn set_move(&self, name: &'static str) {
+        self.lock().current = name;
     }
 
-    /// Records that a step of `class` judged candidates of weights adding up to `tried`, of
-    /// which the last won if `won`.
+    /// The chance that a candidate of `class` not yet judged wins, in the current move (`own`)
+    /// or in another: what its class did in the move so far, after a prior of what it did in
+    /// the whole reduction ([`Odds::chance_of`]).
+    pub(crate) fn chance(&self, class: usize, own: bool) -> f64 {
+        let c = self.lock();
+        let all = chance_of(&c.all, class, PRIOR);
+        match c.by_move.get(c.current).filter(|_| own) {
+            Some(m) => chance_of(m, class, all),
+            None => all,
+        }
+    }
+
+    /// Records that a candidate of `class` in the current move was judged with weight
+    /// `tried`, and whether it won.
     pub(crate) fn record(&self, class: usize, tried: f64, won: bool) {
         let mut c = self.lock();
-        let e = &mut c[class.min(Odds::CLASSES - 1)];
-        e.0 += f64::from(u8::from(won));
-        e.1 += tried;
+        let class = class.min(Odds::CLASSES - 1);
+        let add = |e: &mut (f64, f64)| {
+            e.0 += f64::from(u8::from(won));
+            e.1 += tried;
+        };
+        add(&mut c.all[class]);
+        let current = c.current;
+        add(&mut c
+            .by_move
+            .entry(current)
+            .or_insert([(0.0, 0.0); Odds::CLASSES])[class]);
     }
 
     /// The classes something was recorded for, named, with their (won, tried).
     pub(crate) fn report(&self) -> Vec<(String, f64, f64)> {
-        let c = self.lock();
+        let c = &self.lock().all;
         (0..Odds::CLASSES)
             .filter(|&k| c[k].1 > 0.0)
             .map(|k| (Odds::name(k), c[k].0, c[k].1))
@@ -112,14 +131,38 @@ impl Odds {
     fn name(class: usize) -> String {
         match class {
             Odds::SWEEP => "sweep".to_string(),
+            0 => "ddmin 2 parts, second".to_string(),
             k if k < 16 => format!("ddmin {k} parts"),
             k => format!("ddmin {}+ parts", 1usize << (k - 12)),
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, [(f64, f64); Odds::CLASSES]> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Counts> {
         self.counts.lock().unwrap_or_else(|e| e.into_inner())
     }
+}
+
+/// The chance that a candidate of `class` not yet judged wins, after the counts `c`: what its
+/// class did so far, after a prior of what the ddmin classes next to it did (within
+/// [`NEIGHBOURS`] of it; the splits of 7 and 9 parts win about as often as those of 8), itself
+/// after the prior `prior`. ddmin visits most of its classes briefly (after a win at 8 parts
+/// comes a split of 7, then of 6), so a class's own few verdicts would leave its chance near the
+/// prior where its neighbours already show most candidates win. The second half of a split in
+/// two and sweeps have no neighbours.
+fn chance_of(c: &Classes, class: usize, prior: f64) -> f64 {
+    let class = class.min(Odds::CLASSES - 1);
+    let prior = if class == Odds::SWEEP || class == 0 {
+        prior
+    } else {
+        let near =
+            class.saturating_sub(NEIGHBOURS).max(1)..=(class + NEIGHBOURS).min(Odds::SWEEP - 1);
+        let (won, tried) = near
+            .filter(|&k| k != class)
+            .fold((0.0, 0.0), |(w, t), k| (w + c[k].0, t + c[k].1));
+        (won + prior * 4.0) / (tried + 4.0)
+    };
+    let (won, tried) = c[class];
+    ((won + prior * 4.0) / (tried + 4.0)).min(1.0)
 }
 
 /// The chance that a candidate wins before anything is known of its kind: most candidates fail,
@@ -228,7 +271,7 @@ impl Steps for NoSteps {
         None
     }
 
-    fn class(&self, _: &()) -> usize {
+    fn class(&self, _: &(), _: usize) -> usize {
         Odds::SWEEP
     }
 }
@@ -447,7 +490,7 @@ impl<S: Steps> Plan for Planner<'_, S> {
                             }
                             let q = then
                                 .class_after(best, &path, j)
-                                .map_or(PRIOR, |c| self.odds.chance(c));
+                                .map_or(PRIOR, |c| self.odds.chance(c, false));
                             push(&mut heap, chance * q, past(), won.clone());
                             push(&mut heap, chance * (1.0 - q), At::After(path, j + 1), won);
                         }
@@ -485,7 +528,8 @@ impl<S: Steps> Plan for Planner<'_, S> {
                     if !want(offer) {
                         return;
                     }
-                    let q = self.odds.chance(self.steps.class(&s)) * self.steps.weight(&s, i);
+                    let q =
+                        self.odds.chance(self.steps.class(&s, i), true) * self.steps.weight(&s, i);
                     push(&mut heap, chance * q, self.after_win(&s, i), winner);
                     push(&mut heap, chance * (1.0 - q), At::Step(s, i + 1), won);
                 }

@@ -157,10 +157,10 @@ impl Split {
         Some(step.as_ref().unwrap_or(self).kept(i))
     }
 
-    /// How many parts the step of [`Split::chain_len`]'s candidate `i` has.
-    pub(crate) fn chain_count(&self, i: usize) -> Option<usize> {
-        let (step, _) = self.chain_step(i)?;
-        Some(step.as_ref().unwrap_or(self).count())
+    /// How many parts the step of [`Split::chain_len`]'s candidate `i` has, and its index there.
+    pub(crate) fn chain_place(&self, i: usize) -> Option<(usize, usize)> {
+        let (step, i) = self.chain_step(i)?;
+        Some((step.as_ref().unwrap_or(self).count(), i))
     }
 
     /// The step after [`Split::chain_len`]'s candidate `i` wins ([`Split::after_win`] of its

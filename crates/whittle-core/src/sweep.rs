@@ -166,7 +166,7 @@ impl<T: Copy, S: Clone + Hash> Steps for SweepSteps<'_, T, S> {
         (s.accepted && self.again).then(|| Sweep::new(s.state.clone(), 0, false))
     }
 
-    fn class(&self, _: &Sweep<S>) -> usize {
+    fn class(&self, _: &Sweep<S>, _: usize) -> usize {
         Odds::SWEEP
     }
 }

@@ -43,8 +43,8 @@ impl Steps for ByHand {
         (*s == 'a').then_some('b')
     }
 
-    fn class(&self, _: &char) -> usize {
-        0
+    fn class(&self, _: &char, _: usize) -> usize {
+        Odds::SWEEP
     }
 
     fn weight(&self, s: &char, i: usize) -> f64 {
@@ -274,17 +274,58 @@ fn a_ddmin_class_without_verdicts_takes_its_odds_from_the_classes_next_to_it() {
     // sweeps keep the prior.
     let odds = Odds::default();
     for _ in 0..4 {
-        odds.record(Odds::ddmin_class(8), 1.0, true);
+        odds.record(Odds::ddmin_class(8, 0), 1.0, true);
     }
-    assert!((odds.chance(Odds::ddmin_class(9)) - 0.625).abs() < 1e-9);
-    assert!((odds.chance(Odds::ddmin_class(12)) - 0.25).abs() < 1e-9);
-    assert!((odds.chance(Odds::SWEEP) - 0.25).abs() < 1e-9);
+    assert!((odds.chance(Odds::ddmin_class(9, 0), false) - 0.625).abs() < 1e-9);
+    assert!((odds.chance(Odds::ddmin_class(12, 0), false) - 0.25).abs() < 1e-9);
+    assert!((odds.chance(Odds::SWEEP, false) - 0.25).abs() < 1e-9);
     // The class's own verdicts weigh in after that prior: (4 × 5/8 + 0) / (4 + 4) after four
     // failures at 9 parts.
     for _ in 0..4 {
-        odds.record(Odds::ddmin_class(9), 1.0, false);
+        odds.record(Odds::ddmin_class(9, 0), 1.0, false);
     }
-    assert!((odds.chance(Odds::ddmin_class(9)) - 0.3125).abs() < 1e-9);
+    assert!((odds.chance(Odds::ddmin_class(9, 0), false) - 0.3125).abs() < 1e-9);
+}
+
+#[test]
+fn the_second_half_of_a_split_in_two_has_odds_of_its_own() {
+    // Four splits in two whose first half failed and whose second half won: the first halves are
+    // given (0 + 1/4 × 4) / (4 + 4) = 1/8 (their neighbours, 1 to 4 parts, have no verdicts),
+    // the second halves (4 + 1/4 × 4) / (4 + 4) = 5/8, not the 1/2 both would get as one class.
+    let odds = Odds::default();
+    for _ in 0..4 {
+        odds.record(Odds::ddmin_class(2, 0), 1.0, false);
+        odds.record(Odds::ddmin_class(2, 1), 1.0, true);
+    }
+    assert!((odds.chance(Odds::ddmin_class(2, 0), false) - 0.125).abs() < 1e-9);
+    assert!((odds.chance(Odds::ddmin_class(2, 1), false) - 0.625).abs() < 1e-9);
+    // The second candidate of a split in more parts is of its split's class.
+    assert_eq!(Odds::ddmin_class(4, 1), Odds::ddmin_class(4, 0));
+}
+
+#[test]
+fn a_move_learns_its_odds_after_those_of_the_whole_reduction() {
+    // At 8 parts, four failures in `tree`, then four wins in `literal-chars`. In all: (4 + 1/4 ×
+    // 4) / (8 + 4) = 5/12. In `literal-chars`: (4 + 5/12 × 4) / (4 + 4) = 17/24; in `tree`:
+    // (0 + 5/12 × 4) / (4 + 4) = 5/24. A candidate of another move's step is given the odds in
+    // all.
+    let odds = Odds::default();
+    let class = Odds::ddmin_class(8, 0);
+    odds.set_move("tree");
+    for _ in 0..4 {
+        odds.record(class, 1.0, false);
+    }
+    odds.set_move("literal-chars");
+    for _ in 0..4 {
+        odds.record(class, 1.0, true);
+    }
+    assert!((odds.chance(class, true) - 17.0 / 24.0).abs() < 1e-9);
+    assert!((odds.chance(class, false) - 5.0 / 12.0).abs() < 1e-9);
+    odds.set_move("tree");
+    assert!((odds.chance(class, true) - 5.0 / 24.0).abs() < 1e-9);
+    // A move with no verdicts yet is given the odds in all.
+    odds.set_move("rename");
+    assert!((odds.chance(class, true) - 5.0 / 12.0).abs() < 1e-9);
 }
 
 #[test]
