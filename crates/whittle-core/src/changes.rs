@@ -137,7 +137,7 @@ pub(crate) fn apply_changes_keeping(
         first,
         applying_all_but,
         render,
-        Tested::Untried,
+        Tested::Untried.into(),
         after,
         None,
     )?;

@@ -43,6 +43,28 @@ pub(crate) enum Tested {
     Untried,
 }
 
+/// What a run of ddmin is told of its items beyond them.
+#[derive(Clone, Copy)]
+pub(crate) struct Known<'k> {
+    /// Which candidates it tests.
+    pub(crate) tested: Tested,
+    /// The key naming a set of its items (`None`: nothing names them). The failures the run ends
+    /// with are kept under the key of the items it kept ([`Failures::of_kept`]), and weigh the
+    /// plan of the next run over those items (the next round's: in a fixpoint, a run that finds
+    /// nothing is then planned as the chain of failures it is). They do not change what that
+    /// run tests.
+    pub(crate) key: Option<&'k ItemsKey<'k>>,
+}
+
+/// The key naming the items `kept` (sorted indices into a run's items).
+pub(crate) type ItemsKey<'k> = dyn Fn(&[usize]) -> u64 + 'k;
+
+impl From<Tested> for Known<'_> {
+    fn from(tested: Tested) -> Self {
+        Known { tested, key: None }
+    }
+}
+
 /// [`ddmin`] that starts at granularity `start`, testing the candidates `tested` says; returns
 /// the granularity it ended at too. `after` is what the algorithm does next (see [`ddmin_by`]).
 pub(crate) fn ddmin_from(
@@ -58,7 +80,7 @@ pub(crate) fn ddmin_from(
         Split::first(items.len(), start),
         |kept| edits_keeping(base, items, kept),
         |r, edits, out| r.format().render(r.doc(), edits, out),
-        tested,
+        tested.into(),
         after,
         None,
     )
@@ -87,7 +109,7 @@ pub(crate) fn ddmin_by<C: Send>(
     first: Split,
     candidate: impl Fn(&[usize]) -> C + Sync,
     render: impl Fn(&Reducer<'_>, &C, &mut Vec<u8>) + Sync,
-    tested: Tested,
+    known: Known<'_>,
     after: &mut Successor<'_>,
     later: Option<&Later<'_>>,
 ) -> Result<(Vec<usize>, usize), ReduceError> {
@@ -95,6 +117,9 @@ pub(crate) fn ddmin_by<C: Send>(
     let mut step = Rc::new(first);
     let memo = Memo::default();
     let mut failures = Failures::default();
+    let all: Vec<usize> = (0..len).collect();
+    let ended = (known.key).and_then(|key| r.ended_failures(key(&all), len).cloned());
+    let ended = ended.unwrap_or_default();
     // A run of a few rounds' candidates is ddmin's, whose plan speculates past its end too:
     // only wide runs merge wins.
     let merge = r.merge_breadth().filter(|&b| len > MERGE_WIDTH * b);
@@ -114,8 +139,9 @@ pub(crate) fn ddmin_by<C: Send>(
             render: &render_c,
             later: later.map(|l| (l, reducer)),
             failures: &failures,
+            ended: &ended,
             weights: RefCell::default(),
-            tested,
+            tested: known.tested,
         };
         let plan = Planner {
             steps: &steps,
@@ -139,7 +165,7 @@ pub(crate) fn ddmin_by<C: Send>(
         for i in 0..tried {
             let won = found.as_ref().is_some_and(|f| f.index == i);
             // A winner counts, whatever its failures weighed it (`won` <= `tried`).
-            let weight = steps.failures_weight(&step, i);
+            let weight = steps.weight(&Run::first(step.clone()), i);
             let weight = if won { weight.max(0.1) } else { weight };
             r.odds()
                 .record(Odds::ddmin_class(step.count(), i), weight, won);
@@ -161,6 +187,9 @@ pub(crate) fn ddmin_by<C: Send>(
     }
     let n = step.parts.len();
     let config = Rc::try_unwrap(step).map_or_else(|s| s.config.clone(), |s| s.config);
+    if let Some(key) = known.key {
+        r.set_ended_failures(key(&config), config.len(), failures.of_kept(&config));
+    }
     Ok((config, n))
 }
 
@@ -270,10 +299,12 @@ impl Round {
 
 /// The ddmin runs an algorithm makes after the current one, over other items, for the plan to
 /// walk into (the characters of the literals after this one): how many items run `j` has (`j` =
-/// 0 the first run after this one; `None` past the last), and the rendering of its candidate that
-/// keeps `kept` of its items when the runs before it, this one first, kept `ended`.
+/// 0 the first run after this one; `None` past the last), the key naming them ([`Known::key`]),
+/// and the rendering of its candidate that keeps `kept` of its items when the runs before it,
+/// this one first, kept `ended`.
 pub(crate) struct Later<'l> {
     pub(crate) len: &'l dyn Fn(usize) -> Option<usize>,
+    pub(crate) key: &'l dyn Fn(usize) -> Option<u64>,
     pub(crate) render: &'l RenderLater<'l>,
 }
 
@@ -327,6 +358,8 @@ struct DdminSteps<'a, 'r, C> {
     render: &'a dyn Fn(&C, &mut Vec<u8>),
     later: Option<(&'a Later<'a>, &'a Reducer<'r>)>,
     failures: &'a Failures,
+    /// What the last run over the current run's items found fails ([`Known::key`]).
+    ended: &'a Failures,
     /// [`Failures::weight`] of the current run's candidates looked at, by [`Steps::id`].
     weights: RefCell<FxHashMap<u64, f64>>,
     tested: Tested,
@@ -422,13 +455,17 @@ impl<C> Steps for DdminSteps<'_, '_, C> {
         Odds::ddmin_class(s.split.count(), i)
     }
 
-    /// The current run's failures weigh its own candidates; a later run's are weighed by their
-    /// class alone.
+    /// The current run's failures, and those the last run over its items ended with, weigh its
+    /// candidates; a later run's, those the last run over its items ended with.
     fn weight(&self, s: &Run, i: usize) -> f64 {
         if s.run == 0 {
-            self.failures_weight(&s.split, i)
+            self.failures_weight(&s.split, i) * self.ended.weight(&s.split, i)
         } else {
-            1.0
+            let ended = self.later.and_then(|(later, r)| {
+                let (key, len) = ((later.key)(s.run - 1)?, (later.len)(s.run - 1)?);
+                r.ended_failures(key, len)
+            });
+            ended.map_or(1.0, |f| f.weight(&s.split, i))
         }
     }
 }

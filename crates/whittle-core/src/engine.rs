@@ -14,6 +14,7 @@ use crate::oracle::{Oracle, Verdict};
 use crate::plan::{Odds, Plan};
 use crate::pool::Pool;
 use crate::rules::{CompiledRules, Rules};
+use crate::split::Failures;
 use crate::stats::Stats;
 use crate::stats::bump;
 use crate::tree::Tree;
@@ -92,6 +93,9 @@ pub struct Reducer<'a> {
     minimal: bool,
     /// Where the last ddmin over a level (and template) ended; see `algo::ddmin_level`.
     granularity: rustc_hash::FxHashMap<(usize, usize), usize>,
+    /// What the last ddmin run over some items found fails, by a key naming the items, for the
+    /// plan of the next run over them ([`crate::ddmin::Known`]).
+    ended_failures: rustc_hash::FxHashMap<u64, (usize, Failures)>,
     /// The list moves' rewrites the test did not allow, by [`crate::lists`]'s key.
     refused: rustc_hash::FxHashSet<u64>,
     /// How often the candidates of each kind of step won so far, for the speculation.
@@ -147,6 +151,7 @@ impl<'a> Reducer<'a> {
             compiled,
             minimal: false,
             granularity: Default::default(),
+            ended_failures: Default::default(),
             refused: Default::default(),
             odds: Odds::default(),
             doc,
@@ -284,6 +289,16 @@ impl<'a> Reducer<'a> {
 
     pub(crate) fn set_granularity(&mut self, slot: (usize, usize), n: usize) {
         self.granularity.insert(slot, n);
+    }
+
+    /// What the last ddmin run over the `len` items named `key` found fails (numbered as a run
+    /// over them numbers them), if one ended over as many.
+    pub(crate) fn ended_failures(&self, key: u64, len: usize) -> Option<&Failures> {
+        (self.ended_failures.get(&key)).and_then(|(n, f)| (*n == len).then_some(f))
+    }
+
+    pub(crate) fn set_ended_failures(&mut self, key: u64, len: usize, failures: Failures) {
+        self.ended_failures.insert(key, (len, failures));
     }
 
     /// Whether a list move's rewrite (by its key) was refused by the test before.

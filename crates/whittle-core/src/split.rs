@@ -241,7 +241,7 @@ impl Split {
 /// the test monotone), but the plan does not plan for their wins: ddmin's run through a
 /// granularity then branches on few candidates, and idle workers can start its steps several
 /// wins ahead.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct Failures {
     /// The items each failed candidate removed, as bit sets.
     removed: Vec<Vec<u64>>,
@@ -296,6 +296,24 @@ impl Failures {
             }
         }
         self.removed = kept;
+    }
+
+    /// What the failures say of a run over the items `config` keeps, numbered anew from 0 (the
+    /// next round's run over what this one kept): what is left of each failure in `config`.
+    pub(crate) fn of_kept(&self, config: &[usize]) -> Failures {
+        let mut of = Failures::default();
+        for f in &self.removed {
+            let mut bits = vec![0u64; config.len().div_ceil(64)];
+            for (j, &x) in config.iter().enumerate() {
+                if f.get(x / 64).is_some_and(|w| w & (1 << (x % 64)) != 0) {
+                    bits[j / 64] |= 1 << (j % 64);
+                }
+            }
+            if bits.iter().any(|&w| w != 0) {
+                of.removed.push(bits);
+            }
+        }
+        of
     }
 
     /// How many failures are kept.

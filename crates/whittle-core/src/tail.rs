@@ -100,7 +100,7 @@ fn bytes_ddmin(r: &mut Reducer<'_>, chars: bool) -> Result<(), ReduceError> {
         },
         |_, bytes, out| out.extend_from_slice(bytes),
         // The tail runs once, not to a fixpoint: every candidate is tested.
-        Tested::All,
+        Tested::All.into(),
         &mut Successor::none(),
         None,
     )?;

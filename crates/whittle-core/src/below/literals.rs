@@ -3,12 +3,13 @@
 //! first while every candidate fails, for the plan of the moves before it.
 
 use crate::changes::{apply_changes_then, render};
-use crate::ddmin::{Later, Tested, ddmin_by};
+use crate::ddmin::{Known, Later, Tested, ddmin_by};
 use crate::engine::{Reducer, View};
 use crate::error::ReduceError;
 use crate::lexicon::{Lexicon, Splices, Token, TokenKind};
 use crate::lookahead::{Lookahead, Successor};
 use crate::split::Split;
+use std::hash::{Hash, Hasher};
 use std::ops::Range;
 
 /// A literal token's content: its span without the quotes.
@@ -81,22 +82,32 @@ pub(super) fn shrink_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool
                 // Not all of them at once first: that is the literal emptied, which
                 // `literal-empty` tried in this round or, after the tree moves, will.
                 let all_but = |kept: &[usize]| Splices::all_but(&changes, kept);
-                let len = |j: usize| chain.get(j).map(Vec::len);
+                let content = r.tree().source()[c.clone()].to_vec();
+                let kept_key = |kept: &[usize]| {
+                    // Each change deletes one character of the content: the kept ones, in order.
+                    let chars = (kept.iter())
+                        .flat_map(|&k| changes[k].iter())
+                        .flat_map(|(at, _)| &content[at.start - c.start..at.end - c.start]);
+                    literal_key(&chars.copied().collect::<Vec<u8>>())
+                };
+                let len = |j: usize| chain.get(j).map(|(_, run)| run.len());
+                let key = |j: usize| chain.get(j).map(|&(key, _)| key);
                 let render_later = |r: &Reducer<'_>,
                                     j: usize,
                                     ended: &[Vec<usize>],
                                     kept: &[usize],
                                     out: &mut Vec<u8>| {
-                    let ran = std::iter::once(&changes).chain(&chain);
+                    let ran = std::iter::once(&changes).chain(chain.iter().map(|(_, run)| run));
                     let mut parts: Vec<Splices> = ran
                         .zip(ended)
                         .map(|(changes, ended)| Splices::all_but(changes, ended))
                         .collect();
-                    parts.push(Splices::all_but(&chain[j], kept));
+                    parts.push(Splices::all_but(&chain[j].1, kept));
                     render(r, &Splices::union(&parts), out);
                 };
                 let later = Later {
                     len: &len,
+                    key: &key,
                     render: &render_later,
                 };
                 let later = (!chain.is_empty()).then_some(&later);
@@ -105,7 +116,10 @@ pub(super) fn shrink_literals(r: &mut Reducer<'_>, lex: &Lexicon) -> Result<bool
                     Split::first(changes.len(), 2),
                     all_but,
                     render,
-                    Tested::Untried,
+                    Known {
+                        tested: Tested::Untried,
+                        key: Some(&kept_key),
+                    },
                     &mut after,
                     later,
                 )?;
@@ -153,7 +167,7 @@ fn literal_contents(lex: &Lexicon) -> Vec<Range<usize>> {
 /// into it.
 pub(super) fn literals_failing(src: &[u8], lex: &Lexicon, limit: usize) -> Vec<Splices> {
     let mut failing = Vec::new();
-    for run in later_literals(src, &literal_contents(lex)) {
+    for (_, run) in later_literals(src, &literal_contents(lex)) {
         let split = Split::first(run.len(), 2);
         for i in 0..split.chain_len() {
             if failing.len() >= limit {
@@ -169,19 +183,29 @@ pub(super) fn literals_failing(src: &[u8], lex: &Lexicon, limit: usize) -> Vec<S
 
 /// The deletions of the characters of each literal of `rest` (in the order [`shrink_literals`]
 /// takes them) that ddmin runs over next, up to and with the first whose escapes a second pass
-/// would shorten, on the source `src`: the runs the plan walks into after the current one.
-fn later_literals(src: &[u8], rest: &[Range<usize>]) -> Vec<Vec<Splices>> {
+/// would shorten, on the source `src`, with the key naming each run's items ([`literal_key`]):
+/// the runs the plan walks into after the current one.
+fn later_literals(src: &[u8], rest: &[Range<usize>]) -> Vec<(u64, Vec<Splices>)> {
     let mut runs = Vec::new();
     for c in rest {
         let changes = literal_deletions(src, c, false);
         if !changes.is_empty() {
-            runs.push(changes);
+            runs.push((literal_key(&src[c.clone()]), changes));
         }
         if !literal_deletions(src, c, true).is_empty() {
             break;
         }
     }
     runs
+}
+
+/// The key that names the items of ddmin over the characters of a literal's `content`
+/// ([`Known::key`]): the content itself. The next round's run over the literal, when nothing else
+/// changed it, is over the characters this one kept, which are its content then.
+fn literal_key(content: &[u8]) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    ("literal-chars", content).hash(&mut h);
+    h.finish()
 }
 
 /// The deletions of the characters of the literal content `c` (none if it has fewer than two),

@@ -2,9 +2,10 @@
 //! failures rule out for a monotone test; the papers' ([`Tested::All`]) test it again.
 
 use super::toy::Toy;
-use crate::ddmin::{Tested, ddmin_from};
+use crate::ddmin::{Known, Tested, ddmin_by, ddmin_from};
 use crate::edit::{Edit, Edits};
 use crate::lookahead::Successor;
+use crate::split::{Split, edits_keeping};
 use crate::{Format, Options, Reducer};
 use std::collections::BTreeSet;
 use std::sync::Mutex;
@@ -26,13 +27,6 @@ fn run(
     needles: &[&str],
     tested: Tested,
 ) -> (BTreeSet<String>, Vec<(BTreeSet<String>, bool)>) {
-    let input = format!(
-        "f({})",
-        (0..n)
-            .map(|i| format!("x{i}"))
-            .collect::<Vec<_>>()
-            .join(" ")
-    );
     let log = Mutex::new(Vec::new());
     let oracle = |bytes: &[u8]| {
         let w = words(bytes);
@@ -40,6 +34,32 @@ fn run(
         log.lock().unwrap().push((w, interesting));
         interesting
     };
+    let result = over_words(n, &oracle, |r, items| {
+        ddmin_from(r, &Edits::new(), items, 2, tested, &mut Successor::none()).map(drop)
+    });
+    // The original's own test first.
+    let mut log = log.into_inner().unwrap();
+    log.remove(0);
+    (result, log)
+}
+
+/// Runs `reduce` over the leaves of `f(x0 … x{n-1})` as items, with the test `oracle`, at `-j 1`;
+/// the words of the result.
+fn over_words(
+    n: usize,
+    oracle: &(dyn Fn(&[u8]) -> bool + Sync),
+    reduce: impl FnOnce(
+        &mut Reducer<'_>,
+        &[(crate::tree::NodeId, Edit)],
+    ) -> Result<(), crate::ReduceError>,
+) -> BTreeSet<String> {
+    let input = format!(
+        "f({})",
+        (0..n)
+            .map(|i| format!("x{i}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
     let stop = AtomicBool::new(false);
     let options = Options {
         jobs: 1,
@@ -51,14 +71,8 @@ fn run(
         .map(|u| (u, Edit::Delete))
         .collect();
     assert_eq!(items.len(), n);
-    r.parallel(|r| ddmin_from(r, &Edits::new(), &items, 2, tested, &mut Successor::none()))
-        .expect("runs");
-    let result = words(r.best());
-    drop(r);
-    // The original's own test first.
-    let mut log = log.into_inner().unwrap();
-    log.remove(0);
-    (result, log)
+    r.parallel(|r| reduce(r, &items)).expect("runs");
+    words(r.best())
 }
 
 /// The candidates whose words lie inside those of a candidate that failed before them: a
@@ -106,4 +120,47 @@ fn a_run_of_ddmin_that_wins_nothing_tests_every_single_item() {
             "x{i}'s removal not tested"
         );
     }
+}
+
+#[test]
+fn a_run_leaves_its_failures_to_the_next_run_over_what_it_kept() {
+    // ddmin over x0 … x7, interesting while x2 and x5 are there, keeps items 2 and 5, and ends
+    // having failed to remove each alone. Under the key of what it kept, the next run over those
+    // two items (numbered 0 and 1) finds both candidates of its first step ruled out: keeping
+    // part 0 removes item 1 (x5), keeping part 1 removes item 0 (x2). Nothing is left under the
+    // key of the eight items, nor for a run over another number of items.
+    let oracle = |bytes: &[u8]| {
+        let w = words(bytes);
+        w.contains("x2") && w.contains("x5")
+    };
+    let key = |kept: &[usize]| kept.iter().map(|&k| 1u64 << k).sum::<u64>();
+    let mut ended = None;
+    let result = over_words(8, &oracle, |r, items| {
+        let (kept, _) = ddmin_by(
+            r,
+            Split::first(items.len(), 2),
+            |kept| edits_keeping(&Edits::new(), items, kept),
+            |r, edits, out| r.format().render(r.doc(), edits, out),
+            Known {
+                tested: Tested::Untried,
+                key: Some(&key),
+            },
+            &mut Successor::none(),
+            None,
+        )?;
+        assert_eq!(kept, [2, 5]);
+        let next = Split::first(2, 2);
+        let failures = r
+            .ended_failures(key(&kept), 2)
+            .expect("left under the kept items' key");
+        ended = Some([failures.weight(&next, 0), failures.weight(&next, 1)]);
+        assert!(
+            r.ended_failures(key(&(0..8).collect::<Vec<_>>()), 8)
+                .is_none()
+        );
+        assert!(r.ended_failures(key(&kept), 3).is_none());
+        Ok(())
+    });
+    assert_eq!(result, BTreeSet::from(["x2".to_string(), "x5".to_string()]));
+    assert_eq!(ended, Some([0.0, 0.0]));
 }
