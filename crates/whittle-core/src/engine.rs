@@ -132,16 +132,20 @@ impl<'a> Reducer<'a> {
         let compiled = (options.rules.as_ref())
             .map(|r| r.compile(&doc.tree).with_splices(format.splices_lists()));
         let jobs = options.jobs.max(1);
+        let judge = Judge::new(
+            format,
+            oracle,
+            stop,
+            retest_timeouts(oracle, jobs),
+            doc.tree.len(),
+            allowance.unwrap_or_default(),
+        );
+        // The odds are learned under the move the tests are counted under.
+        let odds = Odds::default();
+        odds.set_move(judge.phase());
         Ok(Reducer {
             format,
-            judge: Arc::new(Judge::new(
-                format,
-                oracle,
-                stop,
-                retest_timeouts(oracle, jobs),
-                doc.tree.len(),
-                allowance.unwrap_or_default(),
-            )),
+            judge: Arc::new(judge),
             pool: None,
             jobs,
             merge: options.merge,
@@ -153,7 +157,7 @@ impl<'a> Reducer<'a> {
             granularity: Default::default(),
             ended_failures: Default::default(),
             refused: Default::default(),
-            odds: Odds::default(),
+            odds,
             doc,
             bytes: input.to_vec(),
             best: input.to_vec(),
@@ -395,7 +399,12 @@ impl<'a> Reducer<'a> {
     /// [`Reducer::odds`] for the report.
     pub fn odds_report(&self) -> Vec<crate::OddsReport> {
         (self.odds.report().into_iter())
-            .map(|(kind, won, tried)| crate::OddsReport { kind, won, tried })
+            .map(|(of_move, kind, won, tried)| crate::OddsReport {
+                of_move: of_move.to_string(),
+                kind,
+                won,
+                tried,
+            })
             .collect()
     }
 

@@ -118,12 +118,18 @@ impl Odds {
             .or_insert([(0.0, 0.0); Odds::CLASSES])[class]);
     }
 
-    /// The classes something was recorded for, named, with their (won, tried).
-    pub(crate) fn report(&self) -> Vec<(String, f64, f64)> {
-        let c = &self.lock().all;
-        (0..Odds::CLASSES)
-            .filter(|&k| c[k].1 > 0.0)
-            .map(|k| (Odds::name(k), c[k].0, c[k].1))
+    /// The classes something was recorded for, named, with their (won, tried): in the whole
+    /// reduction (under the move ""), then in each move, by the move's name.
+    pub(crate) fn report(&self) -> Vec<(&'static str, String, f64, f64)> {
+        let c = self.lock();
+        let mut moves: Vec<_> = c.by_move.iter().map(|(&m, classes)| (m, classes)).collect();
+        moves.sort_by_key(|&(m, _)| m);
+        (std::iter::once(("", &c.all)).chain(moves))
+            .flat_map(|(m, c)| {
+                (0..Odds::CLASSES)
+                    .filter(|&k| c[k].1 > 0.0)
+                    .map(move |k| (m, Odds::name(k), c[k].0, c[k].1))
+            })
             .collect()
     }
 

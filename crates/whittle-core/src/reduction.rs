@@ -95,7 +95,8 @@ pub struct Report {
     pub timeout: Option<TimeoutReport>,
     /// What the speculation learned (`-j` > 1 uses it): how often a tested candidate of each
     /// kind of step won, by kind (`ddmin N parts`, `sweep`), as wins and candidates tried (a
-    /// candidate the failures say fails counts less than one). Recorded at every `-j`.
+    /// candidate the failures say fails counts less than one), in the whole reduction and then
+    /// in each move. Recorded at every `-j`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub odds: Vec<OddsReport>,
     /// The engine's counters.
@@ -107,7 +108,12 @@ pub struct Report {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct OddsReport {
-    /// The kind of step: `ddmin N parts` (N and up for the larger classes) or `sweep`.
+    /// The move the candidates were tried in (`tree`, `literal-chars`, … as in
+    /// [`Stats::tests_by_move`]); none for the whole reduction's.
+    #[serde(rename = "move", skip_serializing_if = "String::is_empty")]
+    pub of_move: String,
+    /// The kind of step: `ddmin N parts` (N and up for the larger classes; `ddmin 2 parts,
+    /// second` for the second candidate of a split in two) or `sweep`.
     pub kind: String,
     /// How many of its candidates won.
     pub won: f64,

@@ -178,11 +178,17 @@ fn the_report_gives_the_odds_the_speculation_learned() {
             .expect("runs");
         assert_eq!(String::from_utf8_lossy(&reduced.best).trim(), "a");
         let odds: Vec<_> = (reduced.report.odds.iter())
-            .map(|o| (o.kind.as_str(), o.won, o.tried))
+            .map(|o| (o.of_move.as_str(), o.kind.as_str(), o.won, o.tried))
             .collect();
+        // In the whole reduction, then in its one move.
         assert_eq!(
             odds,
-            [("ddmin 1 parts", 0.0, 1.0), ("ddmin 2 parts", 2.0, 2.0)],
+            [
+                ("", "ddmin 1 parts", 0.0, 1.0),
+                ("", "ddmin 2 parts", 2.0, 2.0),
+                ("tree", "ddmin 1 parts", 0.0, 1.0),
+                ("tree", "ddmin 2 parts", 2.0, 2.0)
+            ],
             "-j {jobs}"
         );
     }
