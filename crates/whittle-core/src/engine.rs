@@ -107,6 +107,11 @@ pub struct Reducer<'a> {
     best: Vec<u8>,
 }
 
+/// The longest run, and the most runs, whose failures [`Reducer::set_ended_failures`] keeps (at
+/// most 1 024 failures of 1 024 items each, 128 KiB, per run).
+const ENDED_ITEMS: usize = 1024;
+const ENDED_RUNS: usize = 1024;
+
 impl<'a> Reducer<'a> {
     /// Parses `input` and prepares a reduction. Does not call the oracle.
     pub fn new(
@@ -301,7 +306,17 @@ impl<'a> Reducer<'a> {
         (self.ended_failures.get(&key)).and_then(|(n, f)| (*n == len).then_some(f))
     }
 
+    /// Keeps what a run over `len` items named `key` ended with, for [`Reducer::ended_failures`]:
+    /// for runs of at most [`ENDED_ITEMS`] items, and [`ENDED_RUNS`] runs at most (the memory is
+    /// cleared when full), so that a file of many long literals does not fill the memory with
+    /// what only weighs the plan.
     pub(crate) fn set_ended_failures(&mut self, key: u64, len: usize, failures: Failures) {
+        if len > ENDED_ITEMS {
+            return;
+        }
+        if self.ended_failures.len() >= ENDED_RUNS {
+            self.ended_failures.clear();
+        }
         self.ended_failures.insert(key, (len, failures));
     }
 

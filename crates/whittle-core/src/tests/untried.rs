@@ -164,3 +164,32 @@ fn a_run_leaves_its_failures_to_the_next_run_over_what_it_kept() {
     assert_eq!(result, BTreeSet::from(["x2".to_string(), "x5".to_string()]));
     assert_eq!(ended, Some([0.0, 0.0]));
 }
+
+#[test]
+fn a_run_that_keeps_more_than_a_thousand_items_leaves_no_failures() {
+    // Every word is needed, so the run keeps them all. Kept failures cost memory for what only
+    // weighs the plan: over 1 024 kept items nothing is left, at 1 024 it is.
+    for (n, left) in [(1024, true), (1025, false)] {
+        let oracle = |bytes: &[u8]| words(bytes).len() == n;
+        let key = |kept: &[usize]| kept.len() as u64;
+        let mut ended = None;
+        over_words(n, &oracle, |r, items| {
+            let (kept, _) = ddmin_by(
+                r,
+                Split::first(items.len(), 2),
+                |kept| edits_keeping(&Edits::new(), items, kept),
+                |r, edits, out| r.format().render(r.doc(), edits, out),
+                Known {
+                    tested: Tested::Untried,
+                    key: Some(&key),
+                },
+                &mut Successor::none(),
+                None,
+            )?;
+            assert_eq!(kept.len(), n);
+            ended = Some(r.ended_failures(key(&kept), n).is_some());
+            Ok(())
+        });
+        assert_eq!(ended, Some(left), "{n} items");
+    }
+}
