@@ -117,8 +117,10 @@ pub(crate) fn ddmin_by<C: Send>(
     let mut step = Rc::new(first);
     let memo = Memo::default();
     let mut failures = Failures::default();
-    let all: Vec<usize> = (0..len).collect();
-    let ended = (known.key).and_then(|key| r.ended_failures(key(&all), len).cloned());
+    let ended = (known.key).and_then(|key| {
+        let all: Vec<usize> = (0..len).collect();
+        r.ended_failures(key(&all), len).cloned()
+    });
     let ended = ended.unwrap_or_default();
     // A run of a few rounds' candidates is ddmin's, whose plan speculates past its end too:
     // only wide runs merge wins.

@@ -254,6 +254,11 @@ impl Failures {
     /// 0 if a failure says candidate `i` of `s` fails (it removes every item of a failure left
     /// in its configuration), 1 if not.
     pub(crate) fn weight(&self, s: &Split, i: usize) -> f64 {
+        // Most runs have no failures left to them by another ([`Failures::of_kept`]): the
+        // plan asks this of every candidate it walks past, so no bit set is made for nothing.
+        if self.removed.is_empty() {
+            return 1.0;
+        }
         let removed = s.removed(i);
         let rules_out = |f: &Vec<u64>| {
             let mut needed = false;

@@ -122,6 +122,28 @@ fn a_run_of_ddmin_that_wins_nothing_tests_every_single_item() {
     }
 }
 
+/// `auto`'s ddmin over `items`, whose sets of items `key` names ([`Known::key`]): the kept items.
+fn ddmin_named(
+    r: &mut Reducer<'_>,
+    items: &[(crate::tree::NodeId, Edit)],
+    key: &dyn Fn(&[usize]) -> u64,
+) -> Result<Vec<usize>, crate::ReduceError> {
+    let known = Known {
+        tested: Tested::Untried,
+        key: Some(key),
+    };
+    let (kept, _) = ddmin_by(
+        r,
+        Split::first(items.len(), 2),
+        |kept| edits_keeping(&Edits::new(), items, kept),
+        |r, edits, out| r.format().render(r.doc(), edits, out),
+        known,
+        &mut Successor::none(),
+        None,
+    )?;
+    Ok(kept)
+}
+
 #[test]
 fn a_run_leaves_its_failures_to_the_next_run_over_what_it_kept() {
     // ddmin over x0 … x7, interesting while x2 and x5 are there, keeps items 2 and 5, and ends
@@ -136,18 +158,7 @@ fn a_run_leaves_its_failures_to_the_next_run_over_what_it_kept() {
     let key = |kept: &[usize]| kept.iter().map(|&k| 1u64 << k).sum::<u64>();
     let mut ended = None;
     let result = over_words(8, &oracle, |r, items| {
-        let (kept, _) = ddmin_by(
-            r,
-            Split::first(items.len(), 2),
-            |kept| edits_keeping(&Edits::new(), items, kept),
-            |r, edits, out| r.format().render(r.doc(), edits, out),
-            Known {
-                tested: Tested::Untried,
-                key: Some(&key),
-            },
-            &mut Successor::none(),
-            None,
-        )?;
+        let kept = ddmin_named(r, items, &key)?;
         assert_eq!(kept, [2, 5]);
         let next = Split::first(2, 2);
         let failures = r
@@ -174,18 +185,7 @@ fn a_run_that_keeps_more_than_a_thousand_items_leaves_no_failures() {
         let key = |kept: &[usize]| kept.len() as u64;
         let mut ended = None;
         over_words(n, &oracle, |r, items| {
-            let (kept, _) = ddmin_by(
-                r,
-                Split::first(items.len(), 2),
-                |kept| edits_keeping(&Edits::new(), items, kept),
-                |r, edits, out| r.format().render(r.doc(), edits, out),
-                Known {
-                    tested: Tested::Untried,
-                    key: Some(&key),
-                },
-                &mut Successor::none(),
-                None,
-            )?;
+            let kept = ddmin_named(r, items, &key)?;
             assert_eq!(kept.len(), n);
             ended = Some(r.ended_failures(key(&kept), n).is_some());
             Ok(())
