@@ -191,10 +191,12 @@ pub(crate) struct Wanted<'w> {
 /// The candidates that may be needed after (and beside) the current step's, most likely first.
 pub(crate) trait Plan {
     /// Offers them to `want` from candidate `from` of the current step on, until `want` returns
-    /// `false` or nothing likely enough is left; `known` is the cached verdict of a key.
+    /// `false` or nothing likely enough is left; `best` is the key of the best bytes now, and
+    /// `known` the cached verdict of a key.
     fn plan(
         &self,
         from: usize,
+        best: u128,
         known: &dyn Fn(u128) -> Option<bool>,
         want: &mut dyn FnMut(Wanted<'_>) -> bool,
     );
@@ -212,6 +214,13 @@ pub(crate) trait Then {
     /// Renders candidate `i`; `false` if there is none.
     fn render_after(&self, best: Option<&[u8]>, won: &[usize], i: usize, out: &mut Vec<u8>)
     -> bool;
+    /// [`Then::count_after`] on a branch the plan finds this likely (`chance`): where what
+    /// follows the end of a run past the current one costs work to find out (a parse ahead),
+    /// it is worked out for likely branches only, and counted once it is.
+    fn count_ahead(&self, best: Option<&[u8]>, won: &[usize], chance: f64) -> usize {
+        let _ = chance;
+        self.count_after(best, won)
+    }
     /// The kind of step candidate `i` belongs to ([`Odds::CLASSES`]); `None` (the default): one
     /// that nothing records, weighed by the prior.
     fn class_after(&self, best: Option<&[u8]>, won: &[usize], i: usize) -> Option<usize> {
@@ -232,6 +241,7 @@ impl Plan for Opening<'_> {
     fn plan(
         &self,
         from: usize,
+        best: u128,
         known: &dyn Fn(u128) -> Option<bool>,
         want: &mut dyn FnMut(Wanted<'_>) -> bool,
     ) {
@@ -243,7 +253,7 @@ impl Plan for Opening<'_> {
             after: Some(self.then),
             memo: &memo,
         };
-        planner.plan(from, known, want);
+        planner.plan(from, best, known, want);
     }
 }
 
@@ -427,6 +437,7 @@ impl<S: Steps> Plan for Planner<'_, S> {
     fn plan(
         &self,
         from: usize,
+        best_now: u128,
         known: &dyn Fn(u128) -> Option<bool>,
         want: &mut dyn FnMut(Wanted<'_>) -> bool,
     ) {
@@ -463,7 +474,8 @@ impl<S: Steps> Plan for Planner<'_, S> {
                         continue;
                     }
                     let best = best.as_deref();
-                    if j >= then.count_after(best, &path) {
+                    let best_key = best.map_or(best_now, crate::judge::key);
+                    if j >= then.count_ahead(best, &path, chance) {
                         continue;
                     }
                     let mut out = Vec::new();
@@ -472,6 +484,11 @@ impl<S: Steps> Plan for Planner<'_, S> {
                         continue;
                     }
                     let key = crate::judge::key(&out);
+                    if key == best_key {
+                        // The best bytes themselves: the test pool skips them.
+                        push(&mut heap, chance, At::After(path, j + 1), won);
+                        continue;
+                    }
                     // The steps after candidate `j` wins (none where they are not known).
                     let past = || {
                         let mut p = (*path).clone();
@@ -510,7 +527,13 @@ impl<S: Steps> Plan for Planner<'_, S> {
                 continue;
             }
             let mut fresh = None;
-            let Some(key) = self.key(&s, i, &mut fresh) else {
+            let key = self.key(&s, i, &mut fresh);
+            // No candidate, or the best bytes themselves, which the test pool skips.
+            let best = match &won {
+                Some((w, j)) => self.key(w, *j, &mut None),
+                None => Some(best_now),
+            };
+            let Some(key) = key.filter(|&k| Some(k) != best) else {
                 push(&mut heap, chance, At::Step(s, i + 1), won);
                 continue;
             };

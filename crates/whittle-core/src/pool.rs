@@ -76,6 +76,10 @@ const MIN_CHANCE: f64 = 0.05;
 /// A plan is followed this far (candidates offered, per worker); speculative tests it no longer
 /// offers within it are cancelled.
 const HORIZON_PER_JOB: usize = 4;
+/// A test the plan started is not cancelled while the plan still offers it this likely, or
+/// within this many horizons: it would have to start over should it be needed after all.
+const KEEP_CHANCE: f64 = MIN_CHANCE / 2.0;
+const KEEP_HORIZON: usize = 2;
 
 enum Outcome {
     Verdict(Verdict),

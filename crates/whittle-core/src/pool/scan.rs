@@ -3,7 +3,10 @@
 //! and the round that awaits every verdict of its candidates (`--merge-wins`). The workers, the
 //! jobs and their cancelling are the pool's (`pool.rs`).
 
-use super::{HORIZON_PER_JOB, Job, MIN_CHANCE, Next, Outcome, Pool, WINDOW_PER_JOB};
+use super::{
+    HORIZON_PER_JOB, Job, KEEP_CHANCE, KEEP_HORIZON, MIN_CHANCE, Next, Outcome, Pool,
+    WINDOW_PER_JOB,
+};
 use crate::candidate::Found;
 use crate::error::ReduceError;
 use crate::judge::{Judge, key};
@@ -37,6 +40,7 @@ impl Pool {
         next: Next<'_>,
     ) -> Result<Option<Found<C>>, ReduceError> {
         let window = self.jobs * WINDOW_PER_JOB;
+        let best_key = if next.plan.is_some() { key(best) } else { 0 };
         let mut slots: Vec<Slot<C>> = Vec::with_capacity(count.min(1024));
         let (mut lowest, mut prefetched) = (0, 0);
         // The candidate whose win the `won` jobs assume, how many of its next step's candidates
@@ -79,7 +83,7 @@ impl Pool {
             // cancels the tests it started that are no longer likely to be.
             let planned = next
                 .plan
-                .is_some_and(|plan| self.follow(judge, gate, best, plan, lowest));
+                .is_some_and(|plan| self.follow(judge, gate, (best, best_key), plan, lowest));
             // Hand out more candidates while a worker is free and the window allows (with a
             // plan, a candidate no worker is free for waits as pending).
             let pend = next.plan.is_some();
@@ -134,8 +138,22 @@ impl Pool {
                 // Later candidates and the next step's are of no use now, unless they assumed
                 // this winner.
                 if next.plan.is_some() {
-                    // The plan of the next step decides what of its own tests to keep.
-                    let planned = self.lock_speculative().clone();
+                    // The plan of the next step decides what of its own tests to keep, and of
+                    // this step's later candidates still running: after a win, their bytes often
+                    // come up again (the rest of a sweep, the next split of what was kept), and
+                    // a test cancelled now would start over then.
+                    let planned = {
+                        let mut planned = self.lock_speculative();
+                        for slot in &slots {
+                            if let Slot::Waiting(job, ..) = slot
+                                && !job.finished()
+                                && !planned.iter().any(|w| Arc::ptr_eq(w, job))
+                            {
+                                planned.push(job.clone());
+                            }
+                        }
+                        planned.clone()
+                    };
                     self.cancel_where(|j| !planned.iter().any(|w| Arc::ptr_eq(w, j)));
                 } else if won_on == Some(index) {
                     self.cancel_where(|j| !won_jobs.iter().any(|w| Arc::ptr_eq(w, j)));
@@ -247,7 +265,7 @@ impl Pool {
         &self,
         judge: &Judge<'_>,
         gate: bool,
-        best: &[u8],
+        (best, best_key): (&[u8], u128),
         plan: &dyn Plan,
         from: usize,
     ) -> bool {
@@ -255,15 +273,15 @@ impl Pool {
         let (mut offered, mut started) = (0, false);
         let mut wanted = FxHashSet::default();
         let mut out = Vec::new();
-        plan.plan(from, &|k| judge.peek(k), &mut |w: Wanted<'_>| {
+        plan.plan(from, best_key, &|k| judge.peek(k), &mut |w: Wanted<'_>| {
             // The plan offers its candidates most likely first: the rest are less likely still.
-            if w.chance < MIN_CHANCE {
+            if w.chance < KEEP_CHANCE {
                 return false;
             }
             offered += 1;
             if self.running(w.key).is_some() {
                 wanted.insert(w.key);
-            } else if self.has_room_to_speculate() {
+            } else if w.chance >= MIN_CHANCE && offered <= horizon && self.has_room_to_speculate() {
                 out.clear();
                 if (w.render)(&mut out) && shortlex_smaller(&out, best) {
                     let job = self.submit(w.key, std::mem::take(&mut out), gate, judge.phase());
@@ -272,7 +290,7 @@ impl Pool {
                     started = true;
                 }
             }
-            offered < horizon
+            offered < horizon * KEEP_HORIZON
         });
         let doomed: Vec<Arc<Job>> = {
             let mut planned = self.lock_speculative();
@@ -345,7 +363,7 @@ impl Pool {
         }
         let room = self.load.room().saturating_sub(beside);
         let (mut started, mut out) = (0, Vec::new());
-        plan.plan(0, &|k| judge.peek(k), &mut |w: Wanted<'_>| {
+        plan.plan(0, key(best), &|k| judge.peek(k), &mut |w: Wanted<'_>| {
             if w.chance < MIN_CHANCE || started >= room {
                 return false;
             }

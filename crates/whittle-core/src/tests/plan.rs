@@ -59,13 +59,14 @@ impl Steps for ByHand {
 /// The candidates the plan offers from the start of `A`, with their chances, given the verdicts
 /// `known` of candidates by name.
 fn offers(steps: &ByHand, known: &[(&str, bool)]) -> Vec<(String, f64)> {
-    offers_then(steps, None, known)
+    offers_then(steps, None, "", known)
 }
 
-/// [`offers`], with `after` the step after the run.
+/// [`offers`], with `after` the step after the run, and `best` the best bytes now.
 fn offers_then(
     steps: &ByHand,
     after: Option<&dyn Then>,
+    best: &str,
     known: &[(&str, bool)],
 ) -> Vec<(String, f64)> {
     let (odds, memo) = (Odds::default(), Memo::default());
@@ -82,7 +83,8 @@ fn offers_then(
         .collect();
     let known = |k: u128| keys.iter().find(|(c, _)| *c == k).map(|&(_, v)| v);
     let mut out = Vec::new();
-    planner.plan(0, &known, &mut |w: Wanted<'_>| {
+    let best = crate::judge::key(best.as_bytes());
+    planner.plan(0, best, &known, &mut |w: Wanted<'_>| {
         let mut bytes = Vec::new();
         assert!((w.render)(&mut bytes));
         assert_eq!(w.key, crate::judge::key(&bytes));
@@ -159,6 +161,28 @@ impl Then for AfterByHand {
 }
 
 #[test]
+fn a_candidate_that_renders_the_best_bytes_is_no_win() {
+    // `a0` renders the best bytes themselves (an edit that changes nothing): the test pool
+    // skips it, so its cached verdict (interesting, as the best bytes are) does not make the
+    // run go on to `C`. As if `a0` had failed: `a1` is needed for sure, `b0` if it fails
+    // (3/4), `b1` then 9/16, `d0` if it wins (1/4).
+    let steps = ByHand {
+        a1_ruled_out: false,
+    };
+    close(
+        &offers_then(&steps, None, "a0", &[("a0", true)]),
+        &[("a1", 1.0), ("b0", 0.75), ("b1", 0.5625), ("d0", 0.25)],
+    );
+    // The same past the run: with everything failed and `x0` the best bytes, `x1` is needed
+    // for sure, and `y0` (after `x0` wins) not at all.
+    let failed = [("a0", false), ("a1", false), ("b0", false), ("b1", false)];
+    close(
+        &offers_then(&steps, Some(&AfterByHand), "x0", &failed),
+        &[("x1", 1.0)],
+    );
+}
+
+#[test]
 fn the_plan_follows_wins_into_the_step_after_the_run() {
     let steps = ByHand {
         a1_ruled_out: false,
@@ -167,14 +191,14 @@ fn the_plan_follows_wins_into_the_step_after_the_run() {
     // The run ends with nothing won: `x0` is needed for sure, `x1` if it fails (3/4), `y0` if
     // it wins (1/4); nothing after `x1` wins.
     close(
-        &offers_then(&steps, Some(&AfterByHand), &failed),
+        &offers_then(&steps, Some(&AfterByHand), "", &failed),
         &[("x0", 1.0), ("x1", 0.75), ("y0", 0.25)],
     );
     // `x0` won: `y0` is needed for sure.
     let mut known = failed.to_vec();
     known.push(("x0", true));
     close(
-        &offers_then(&steps, Some(&AfterByHand), &known),
+        &offers_then(&steps, Some(&AfterByHand), "", &known),
         &[("y0", 1.0)],
     );
 }
@@ -189,7 +213,7 @@ fn the_opening_offers_the_first_step_and_what_follows_its_wins() {
         odds: &odds,
     };
     let mut out = Vec::new();
-    opening.plan(0, &|_| None, &mut |w: Wanted<'_>| {
+    opening.plan(0, 0, &|_| None, &mut |w: Wanted<'_>| {
         let mut bytes = Vec::new();
         assert!((w.render)(&mut bytes));
         out.push((String::from_utf8(bytes).unwrap(), w.chance));
