@@ -5,7 +5,7 @@ use crate::edit::{Edit, Edits};
 use crate::engine::{Reducer, View};
 use crate::error::ReduceError;
 use crate::lookahead::{
-    Lookahead, Order, Successor, forbidden_items, smaller_replacement, template_items, wide,
+    Lookahead, Order, Origin, Successor, forbidden_items, smaller_replacement, template_items, wide,
 };
 use crate::sweep::{greedy_scan, render_edits, sweep_then};
 use crate::template::Template;
@@ -418,23 +418,31 @@ pub(crate) fn gtr_round(
                 // again.
                 let (pass_again, changed_before) = (again, changed);
                 let tried = tried.as_ref();
-                let next = |r: &Reducer<'_>, v: View<'_>, now: bool| {
-                    let again = pass_again || (now && !t.at_most_one());
+                // After the run of template `j` on level `l` (this one, or one the plan reaches
+                // past it), if it changed the tree (`now`), with the tree then in `v`. What the
+                // passes over another level tried is not known here: in `auto`'s order, where
+                // the level's next pass tries only what is new, the plan leaves that pass out.
+                let after_run = |r: &Reducer<'_>, v: View<'_>, (l, j): Origin, now: bool| {
+                    let here = l == level;
+                    let again = (here && pass_again)
+                        || (now && !templates[j].at_most_one() && (here || !deletions_first));
                     let round_again = repeats && (changed_before || now);
                     let runs = Lookahead::after_template(
                         r,
                         v,
                         templates,
-                        (level, i),
+                        (l, j),
                         (again, round_again),
                         Order {
                             deletions_first,
-                            tried,
+                            tried: tried.filter(|_| here),
                         },
                     );
                     then_the_end(r, v, templates, runs, deletions_first)
                 };
-                let after = Successor::new(r, &next);
+                let next = |r: &Reducer<'_>, v: View<'_>, now| after_run(r, v, (level, i), now);
+                let past = |r: &Reducer<'_>, v: View<'_>, origin| after_run(r, v, origin, true);
+                let after = Successor::new(r, &next).continued(&past);
                 let level_changed =
                     apply_items(r, (level, i), t.as_ref(), &items, deletions_first, after)?;
                 changed |= level_changed;

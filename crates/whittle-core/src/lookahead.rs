@@ -23,7 +23,10 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 mod successor;
+mod tail;
 pub(crate) use successor::{Lazy, Successor};
+use tail::Tail;
+pub(crate) use tail::{Continue, Tails};
 
 /// The first step of ddmin or of Alg. 5 over a level of a tree; after a template, the first
 /// steps of the runs that follow it while every candidate fails, in order (GTR's later templates
@@ -31,14 +34,19 @@ pub(crate) use successor::{Lazy, Successor};
 pub(crate) struct Lookahead {
     steps: Vec<Step>,
     /// The tree the steps are over when it is not the current one.
-    parsed: Option<Box<Parsed>>,
-    /// The steps that follow once candidates of these won, by the winners (see
-    /// [`Lookahead::with_steps`]), made once each.
-    derived: RefCell<FxHashMap<Vec<usize>, Derived>>,
+    parsed: Option<Rc<Parsed>>,
+    /// What follows over another tree should every candidate of the steps fail: after a win
+    /// in a run of GTR's templates, the algorithm's continuation once that run has ended (see
+    /// [`Tail`]).
+    tail: Option<Tail>,
+    /// What follows once candidate `i` of these wins, by `i` (`None`: not known), made once
+    /// each (see [`Lookahead::child`]).
+    children: RefCell<FxHashMap<usize, Option<Rc<Lookahead>>>>,
 }
 
-/// The steps that follow some wins (`None`: not known).
-type Derived = Option<Rc<Vec<Step>>>;
+/// Where a run of GTR's templates comes from: its level and its template's index. What the
+/// algorithm does once the run has changed the tree follows from it ([`Continue`]).
+pub(crate) type Origin = (usize, usize);
 
 /// At most this many runs' first steps are chained after a template, with at most about this
 /// many candidates in all (more than the plan looks at: building them walks the tree's levels).
@@ -70,6 +78,7 @@ enum Step {
     Ddmin {
         items: Rc<[(NodeId, Edit)]>,
         split: Split,
+        origin: Option<Origin>,
     },
     /// A sweep of Alg. 5 (or of HDD+) over the items from `from` on, each on top of `base` (what
     /// the sweeps kept so far). With `again` (Alg. 5), a sweep that kept something is followed
@@ -79,6 +88,7 @@ enum Step {
         base: Edits,
         from: usize,
         again: bool,
+        origin: Option<Origin>,
     },
     /// One rewrite of the text (the first candidate of a move below the tree).
     Splices(Splices),
@@ -92,7 +102,7 @@ impl Lookahead {
         let items: Vec<_> = (v.doc.tree.level(level).into_iter())
             .map(|n| (n, Edit::Delete))
             .collect();
-        Lookahead::ddmin(items, r.granularity((level, 0)))
+        Lookahead::ddmin(items, r.granularity((level, 0)), None)
     }
 
     /// The first sweep of single deletions in breadth-first order (HDD+'s second phase).
@@ -216,7 +226,8 @@ impl Lookahead {
         Lookahead {
             steps,
             parsed: None,
-            derived: RefCell::default(),
+            tail: None,
+            children: RefCell::default(),
         }
     }
 
@@ -242,21 +253,26 @@ impl Lookahead {
             } else {
                 2
             };
-            Lookahead::ddmin(items, start)
+            Lookahead::ddmin(items, start, Some((level, index)))
         } else {
             // `auto` sweeps once (see `algo::gtr_round`), the paper until a sweep keeps nothing.
-            Lookahead::scan(items, !auto)
+            Lookahead::sweep(items, !auto, Some((level, index)))
         }
     }
 
     /// The first step of `--algorithm ddmin`: ddmin over the format's units, from two parts.
     pub(crate) fn units(r: &Reducer<'_>, v: View<'_>) -> Option<Lookahead> {
         let units = r.format().ddmin_units(&v.doc.tree);
-        Lookahead::ddmin(units.into_iter().map(|n| (n, Edit::Delete)).collect(), 2)
+        Lookahead::ddmin(
+            units.into_iter().map(|n| (n, Edit::Delete)).collect(),
+            2,
+            None,
+        )
     }
 
-    /// The first step of ddmin over `items`, from `start` parts (where `ddmin_from` starts).
-    fn ddmin(items: Vec<(NodeId, Edit)>, start: usize) -> Option<Self> {
+    /// The first step of ddmin over `items`, from `start` parts (where `ddmin_from` starts), of
+    /// a run from `origin` if it is one of GTR's.
+    fn ddmin(items: Vec<(NodeId, Edit)>, start: usize, origin: Option<Origin>) -> Option<Self> {
         if items.is_empty() {
             return None;
         }
@@ -264,14 +280,26 @@ impl Lookahead {
         Some(Lookahead::new(vec![Step::Ddmin {
             items: items.into(),
             split,
+            origin,
         }]))
     }
 
     /// The first sweep of Alg. 5 (or of HDD+, or over what the rules forbid) over `items`.
     /// With `again`, a sweep that kept something is followed by another (Alg. 5).
     pub(crate) fn scan(items: Vec<(NodeId, Edit)>, again: bool) -> Option<Self> {
-        (!items.is_empty())
-            .then(|| Lookahead::new(vec![Step::sweep(&items.into(), Edits::new(), again)]))
+        Lookahead::sweep(items, again, None)
+    }
+
+    /// [`Lookahead::scan`], of a run from `origin` if it is one of GTR's.
+    fn sweep(items: Vec<(NodeId, Edit)>, again: bool, origin: Option<Origin>) -> Option<Self> {
+        (!items.is_empty()).then(|| {
+            Lookahead::new(vec![Step::sweep(
+                &items.into(),
+                Edits::new(),
+                again,
+                origin,
+            )])
+        })
     }
 
     /// The format's tidy rendering of the tree in `v` ([`crate::Format::tidy`]), which
@@ -287,26 +315,33 @@ impl Lookahead {
         Lookahead::new(vec![Step::Splices(s)])
     }
 
+    /// How many candidates the steps have (a tail's not counted).
     pub(crate) fn count(&self) -> usize {
         self.steps.iter().map(Step::count).sum()
     }
 
-    /// Calls `f` with the steps that follow once candidates `won` of these have won, one after
-    /// the other (each numbered among the candidates of the steps the ones before it led to;
-    /// none: these steps): the rest of the ddmin run or of the sweeps the last one won in, over
-    /// the same tree. `None` where that is not known: past the run's end (its commit makes
-    /// another tree), or after a text rewrite or the tidy rendering.
-    fn with_steps<T>(
+    /// Calls `f` with what follows once candidates `won` of these have won, one after the other
+    /// (each numbered among the candidates of what the ones before it led to; none: these
+    /// steps): the rest of the ddmin run or of the sweeps the last one won in, over the same
+    /// tree, and with `tails`, once that run of GTR's has ended, what the algorithm goes on to
+    /// over a parse of the run's best bytes ([`Tail`]). `None` where that is not known: past the
+    /// end of a run that is not one of GTR's (its commit makes another tree), after a text
+    /// rewrite or the tidy rendering, or in a tail not built.
+    fn with_after<T>(
         &self,
         r: &Reducer<'_>,
+        tails: Option<&Tails<'_>>,
         won: &[usize],
-        f: impl FnOnce(&[Step]) -> Option<T>,
+        f: impl FnOnce(&Lookahead) -> Option<T>,
     ) -> Option<T> {
-        if won.is_empty() {
-            f(&self.steps)
-        } else {
-            f(&self.derived_steps(r, won)?)
+        let Some((&first, rest)) = won.split_first() else {
+            return f(self);
+        };
+        let mut at = self.child(r, tails, first)?;
+        for &w in rest {
+            at = at.child(r, tails, w)?;
         }
+        f(&at)
     }
 
     /// The document the steps are over.
@@ -314,30 +349,74 @@ impl Lookahead {
         self.parsed.as_ref().map_or(r.doc(), |p| &p.doc)
     }
 
-    /// [`Lookahead::with_steps`]'s steps after `won`, not empty.
-    fn derived_steps(&self, r: &Reducer<'_>, won: &[usize]) -> Option<Rc<Vec<Step>>> {
-        if let Some(steps) = self.derived.borrow().get(won) {
-            return steps.clone();
+    /// What follows once candidate `w` of these (or of the tail, past the steps' candidates)
+    /// wins; see [`Lookahead::with_after`].
+    fn child(&self, r: &Reducer<'_>, tails: Option<&Tails<'_>>, w: usize) -> Option<Rc<Lookahead>> {
+        let n = self.count();
+        if w >= n {
+            return self.tail.as_ref()?.built()?.child(r, tails, w - n);
         }
-        let (&last, before) = won.split_last()?;
-        let tree = &self.doc(r).tree;
-        let steps = if before.is_empty() {
-            won_steps(tree, &self.steps, last)
-        } else {
-            won_steps(tree, &self.derived_steps(r, before)?, last)
+        if let Some(c) = self.children.borrow().get(&w) {
+            return c.clone();
         }
-        .map(Rc::new);
-        self.derived
-            .borrow_mut()
-            .insert(won.to_vec(), steps.clone());
-        steps
+        let c = self.won(r, tails, w);
+        self.children.borrow_mut().insert(w, c.clone());
+        c
     }
 
-    /// How many candidates the steps after `won` have ([`Lookahead::with_steps`]; 0 if they are
-    /// not known).
-    pub(crate) fn count_after_wins(&self, r: &Reducer<'_>, won: &[usize]) -> usize {
-        self.with_steps(r, won, |steps| Some(steps.iter().map(Step::count).sum()))
+    /// [`Lookahead::child`] for a candidate of the steps: the rest of its run, over the same
+    /// tree, and once the run has ended, the tail from its origin over the run's best bytes
+    /// then, the candidate's (or where the run is not one of GTR's, nothing).
+    fn won(&self, r: &Reducer<'_>, tails: Option<&Tails<'_>>, w: usize) -> Option<Rc<Lookahead>> {
+        let (step, i) = locate(&self.steps, w)?;
+        let rest = won_steps(&self.doc(r).tree, (step, i));
+        let tail = step
+            .origin()
+            .filter(|_| tails.is_some())
+            .and_then(|origin| {
+                let mut best = Vec::new();
+                (self.render_step(r, (step, i), &mut best)).then(|| Tail::new(origin, best))
+            });
+        if rest.is_none() && tail.is_none() {
+            return None;
+        }
+        Some(Rc::new(Lookahead {
+            steps: rest.unwrap_or_default(),
+            parsed: self.parsed.clone(),
+            tail,
+            children: RefCell::default(),
+        }))
+    }
+
+    /// How many candidates follow once candidates `won` have won ([`Lookahead::with_after`];
+    /// 0 if that is not known), their tail's included: on a branch of chance `chance`, the tail
+    /// is built if it is likely enough to be needed ([`Tail::get`]).
+    pub(crate) fn count_after_wins(
+        &self,
+        r: &Reducer<'_>,
+        tails: Option<&Tails<'_>>,
+        won: &[usize],
+        chance: f64,
+    ) -> usize {
+        self.with_after(r, tails, won, |l| Some(l.total(r, tails, chance)))
             .unwrap_or(0)
+    }
+
+    /// The candidates of the steps and of their tail (built if `chance` is high enough).
+    fn total(&self, r: &Reducer<'_>, tails: Option<&Tails<'_>>, chance: f64) -> usize {
+        let tail = self.tail.as_ref().and_then(|t| t.get(r, tails, chance));
+        self.count() + tail.map_or(0, |t| t.total(r, tails, chance))
+    }
+
+    /// Candidate `i` of the steps, or of the tail if it is built: the lookahead it is in, and
+    /// its step and index there.
+    fn find(&self, i: usize) -> Option<(&Lookahead, &Step, usize)> {
+        let n = self.count();
+        if i < n {
+            let (step, i) = locate(&self.steps, i)?;
+            return Some((self, step, i));
+        }
+        self.tail.as_ref()?.built()?.find(i - n)
     }
 
     /// The kind of step candidate `i` after `won` belongs to, for `plan::Odds` (`None`: one of
@@ -345,29 +424,32 @@ impl Lookahead {
     pub(crate) fn class_after_wins(
         &self,
         r: &Reducer<'_>,
+        tails: Option<&Tails<'_>>,
         won: &[usize],
         i: usize,
     ) -> Option<usize> {
-        self.with_steps(r, won, |steps| match locate(steps, i)? {
-            (Step::Ddmin { split, .. }, i) => {
+        self.with_after(r, tails, won, |l| match l.find(i)? {
+            (_, Step::Ddmin { split, .. }, i) => {
                 let (parts, i) = split.chain_place(i)?;
                 Some(Odds::ddmin_class(parts, i))
             }
-            (Step::Scan { .. }, _) => Some(Odds::SWEEP),
-            (Step::Splices(_) | Step::Tidy(_), _) => None,
+            (_, Step::Scan { .. }, _) => Some(Odds::SWEEP),
+            (_, Step::Splices(_) | Step::Tidy(_), _) => None,
         })
     }
 
-    /// Renders candidate `i` of the steps after `won`; `false` if there is none.
+    /// Renders candidate `i` of what follows `won`; `false` if there is none.
     pub(crate) fn render_after_wins(
         &self,
         r: &Reducer<'_>,
+        tails: Option<&Tails<'_>>,
         won: &[usize],
         i: usize,
         out: &mut Vec<u8>,
     ) -> bool {
-        self.with_steps(r, won, |steps| {
-            self.render_step(r, locate(steps, i)?, out).then_some(())
+        self.with_after(r, tails, won, |l| {
+            let (at, step, i) = l.find(i)?;
+            at.render_step(r, (step, i), out).then_some(())
         })
         .is_some()
     }
@@ -376,7 +458,7 @@ impl Lookahead {
     fn render_step(&self, r: &Reducer<'_>, (step, i): (&Step, usize), out: &mut Vec<u8>) -> bool {
         let doc = self.doc(r);
         let edits = match step {
-            Step::Ddmin { items, split } => {
+            Step::Ddmin { items, split, .. } => {
                 (split.chain_kept(i)).map(|kept| edits_keeping(&Edits::new(), items, &kept))
             }
             Step::Scan {
@@ -410,11 +492,15 @@ fn locate(steps: &[Step], mut i: usize) -> Option<(&Step, usize)> {
     None
 }
 
-/// The steps after candidate `i` of `steps` wins: the rest of its ddmin run, or of its sweeps
-/// (see [`Lookahead::with_steps`]), over the tree `tree` the steps are over.
-fn won_steps(tree: &Tree, steps: &[Step], i: usize) -> Option<Vec<Step>> {
-    let step = match locate(steps, i)? {
-        (Step::Ddmin { items, split }, i) => {
+/// The steps after candidate `i` of `step` wins: the rest of its ddmin run, or of its sweeps,
+/// over the tree `tree` the step is over; `None` once the run has ended.
+fn won_steps(tree: &Tree, (step, i): (&Step, usize)) -> Option<Vec<Step>> {
+    let step = match step {
+        Step::Ddmin {
+            items,
+            split,
+            origin,
+        } => {
             let split = split.chain_after_win(i)?;
             if split.config.is_empty() {
                 return None;
@@ -422,18 +508,16 @@ fn won_steps(tree: &Tree, steps: &[Step], i: usize) -> Option<Vec<Step>> {
             Step::Ddmin {
                 items: items.clone(),
                 split,
+                origin: *origin,
             }
         }
-        (
-            Step::Scan {
-                items,
-                base,
-                from,
-                again,
-                ..
-            },
-            i,
-        ) => {
+        Step::Scan {
+            items,
+            base,
+            from,
+            again,
+            origin,
+        } => {
             let base = smaller_replacement(tree, base, items[from + i])?;
             let from = from + i + 1;
             if from == items.len() && !again {
@@ -441,31 +525,38 @@ fn won_steps(tree: &Tree, steps: &[Step], i: usize) -> Option<Vec<Step>> {
             }
             if from == items.len() {
                 // The sweep ends having kept something: the next one.
-                return Some(vec![Step::sweep(items, base, *again)]);
+                return Some(vec![Step::sweep(items, base, *again, *origin)]);
             }
             let rest = Step::Scan {
                 items: items.clone(),
                 base: base.clone(),
                 from,
                 again: *again,
+                origin: *origin,
             };
             // Should the rest of this sweep keep nothing, the next sweep (Alg. 5).
-            let next = again.then(|| Step::sweep(items, base, true));
+            let next = again.then(|| Step::sweep(items, base, true, *origin));
             return Some(std::iter::once(rest).chain(next).collect());
         }
-        (Step::Splices(_) | Step::Tidy(_), _) => return None,
+        Step::Splices(_) | Step::Tidy(_) => return None,
     };
     Some(vec![step])
 }
 
 impl Step {
     /// A sweep over `items` from the first, on top of `base`.
-    fn sweep(items: &Rc<[(NodeId, Edit)]>, base: Edits, again: bool) -> Step {
+    fn sweep(
+        items: &Rc<[(NodeId, Edit)]>,
+        base: Edits,
+        again: bool,
+        origin: Option<Origin>,
+    ) -> Step {
         Step::Scan {
             items: items.clone(),
             base,
             from: 0,
             again,
+            origin,
         }
     }
 
@@ -474,6 +565,14 @@ impl Step {
             Step::Ddmin { split, .. } => split.chain_len(),
             Step::Scan { items, from, .. } => items.len() - from,
             Step::Splices(_) | Step::Tidy(_) => 1,
+        }
+    }
+
+    /// The run of GTR's the step is of, if it is one.
+    fn origin(&self) -> Option<Origin> {
+        match self {
+            Step::Ddmin { origin, .. } | Step::Scan { origin, .. } => *origin,
+            Step::Splices(_) | Step::Tidy(_) => None,
         }
     }
 }

@@ -14,6 +14,7 @@ mod plan;
 mod pool;
 mod reduction;
 mod slice;
+mod tail;
 mod timeout;
 mod toy;
 mod untried;

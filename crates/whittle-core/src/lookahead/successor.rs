@@ -2,11 +2,12 @@
 //! best bytes, made ahead of the commit: the speculative commit), and handed to the test pool
 //! and the plan lazily, when a worker is idle ([`Lazy`]).
 
-use super::Lookahead;
+use super::{Continue, Lookahead, Tails};
 use crate::engine::{Parsed, Reducer, View};
 use crate::judge::key;
 use crate::plan::Then;
 use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Builds the step that follows a run, over the tree in `View`; the flag says whether the run
 /// changed the tree (the view is then a parse of the best bytes).
@@ -20,6 +21,8 @@ pub(crate) type Build<'b> = &'b dyn Fn(&Reducer<'_>, View<'_>, bool) -> Option<L
 /// last few bytes asked for).
 pub(crate) struct Successor<'b> {
     build: Option<Build<'b>>,
+    /// How the tails of GTR's runs are built, where the algorithm is GTR.
+    tails: Option<Tails<'b>>,
     unchanged: Option<Option<Lookahead>>,
     /// The steps built over parses of other bytes, by the bytes' key, the latest last.
     changed: Vec<(u128, Option<Lookahead>)>,
@@ -33,6 +36,7 @@ impl<'b> Successor<'b> {
     pub(crate) fn none() -> Successor<'static> {
         Successor {
             build: None,
+            tails: None,
             unchanged: None,
             changed: Vec::new(),
         }
@@ -43,6 +47,7 @@ impl<'b> Successor<'b> {
     pub(crate) fn known(step: Lookahead) -> Successor<'static> {
         Successor {
             build: None,
+            tails: None,
             unchanged: Some(Some(step)),
             changed: Vec::new(),
         }
@@ -52,9 +57,17 @@ impl<'b> Successor<'b> {
     pub(crate) fn new(r: &Reducer<'_>, build: Build<'b>) -> Successor<'b> {
         Successor {
             build: r.speculates().then_some(build),
+            tails: None,
             unchanged: None,
             changed: Vec::new(),
         }
+    }
+
+    /// With what GTR does once a run past the current one has changed the tree (`then`): the
+    /// plan then goes on past the wins of those runs ([`super::Tail`]).
+    pub(crate) fn continued(mut self, then: Continue<'b>) -> Successor<'b> {
+        self.tails = self.build.is_some().then(|| Tails::new(then));
+        self
     }
 
     /// Whether it can build a next step at all (a pool's idle workers could start it).
@@ -62,14 +75,20 @@ impl<'b> Successor<'b> {
         self.build.is_some() || self.unchanged.is_some()
     }
 
-    /// The next step if the run ends with `best` (`None`: the reducer's best bytes now).
-    pub(crate) fn get(&mut self, r: &Reducer<'_>, best: Option<&[u8]>) -> Option<&Lookahead> {
+    /// The next step if the run ends with `best` (`None`: the reducer's best bytes now), and
+    /// how the tails of its runs are built.
+    pub(crate) fn get(
+        &mut self,
+        r: &Reducer<'_>,
+        best: Option<&[u8]>,
+    ) -> Option<(&Lookahead, Option<&Tails<'b>>)> {
         let best = best.unwrap_or(r.best());
         if best == r.committed() {
             if self.unchanged.is_none() {
                 self.unchanged = Some(self.build?(r, r.view(), false));
             }
-            return self.unchanged.as_ref()?.as_ref();
+            let step = self.unchanged.as_ref()?.as_ref()?;
+            return Some((step, self.tails.as_ref()));
         }
         let build = self.build?;
         let k = key(best);
@@ -78,7 +97,7 @@ impl<'b> Successor<'b> {
             None => {
                 let step = r.parse_ahead(best, k).and_then(|p| {
                     let mut step = build(r, p.view(), true)?;
-                    step.parsed = Some(Box::new(p));
+                    step.parsed = Some(Rc::new(p));
                     Some(step)
                 });
                 if self.changed.len() >= PARSES_KEPT {
@@ -88,7 +107,7 @@ impl<'b> Successor<'b> {
                 self.changed.len() - 1
             }
         };
-        self.changed[at].1.as_ref()
+        Some((self.changed[at].1.as_ref()?, self.tails.as_ref()))
     }
 
     /// The parse of `best` made ahead of the commit, if one was, for
@@ -96,7 +115,12 @@ impl<'b> Successor<'b> {
     pub(crate) fn into_parsed(self, best: &[u8]) -> Option<Parsed> {
         let k = key(best);
         let (_, step) = self.changed.into_iter().find(|(c, _)| *c == k)?;
-        step?.parsed.map(|p| *p)
+        // What follows the step's wins shares its parse: dropped first.
+        let Lookahead {
+            parsed, children, ..
+        } = step?;
+        drop(children);
+        Rc::try_unwrap(parsed?).ok()
     }
 }
 
@@ -129,10 +153,14 @@ impl<'s, 'b, 'r, 'a> Lazy<'s, 'b, 'r, 'a> {
 
 impl Then for Lazy<'_, '_, '_, '_> {
     fn count_after(&self, best: Option<&[u8]>, won: &[usize]) -> usize {
+        self.count_ahead(best, won, 0.0)
+    }
+
+    fn count_ahead(&self, best: Option<&[u8]>, won: &[usize], chance: f64) -> usize {
         let mut after = self.after.borrow_mut();
-        after
-            .get(self.r, best)
-            .map_or(0, |a| a.count_after_wins(self.r, won))
+        (after.get(self.r, best)).map_or(0, |(a, tails)| {
+            a.count_after_wins(self.r, tails, won, chance)
+        })
     }
 
     fn render_after(
@@ -143,13 +171,13 @@ impl Then for Lazy<'_, '_, '_, '_> {
         out: &mut Vec<u8>,
     ) -> bool {
         let mut after = self.after.borrow_mut();
-        after
-            .get(self.r, best)
-            .is_some_and(|a| a.render_after_wins(self.r, won, i, out))
+        (after.get(self.r, best))
+            .is_some_and(|(a, tails)| a.render_after_wins(self.r, tails, won, i, out))
     }
 
     fn class_after(&self, best: Option<&[u8]>, won: &[usize], i: usize) -> Option<usize> {
         let mut after = self.after.borrow_mut();
-        after.get(self.r, best)?.class_after_wins(self.r, won, i)
+        let (a, tails) = after.get(self.r, best)?;
+        a.class_after_wins(self.r, tails, won, i)
     }
 }
