@@ -374,8 +374,8 @@ impl Lookahead {
             .origin()
             .filter(|_| tails.is_some())
             .and_then(|origin| {
-                let mut best = Vec::new();
-                (self.render_step(r, (step, i), &mut best)).then(|| Tail::new(origin, best))
+                let edits = step_edits(&self.doc(r).tree, (step, i))?;
+                Some(Tail::new(origin, edits, self.parsed.clone()))
             });
         if rest.is_none() && tail.is_none() {
             return None;
@@ -457,26 +457,36 @@ impl Lookahead {
     /// Renders candidate `i` of `step`; `false` if there is none.
     fn render_step(&self, r: &Reducer<'_>, (step, i): (&Step, usize), out: &mut Vec<u8>) -> bool {
         let doc = self.doc(r);
-        let edits = match step {
-            Step::Ddmin { items, split, .. } => {
-                (split.chain_kept(i)).map(|kept| edits_keeping(&Edits::new(), items, &kept))
-            }
-            Step::Scan {
-                items, base, from, ..
-            } => smaller_replacement(&doc.tree, base, items[from + i]),
+        match step {
             Step::Splices(s) => {
                 r.format().render_splices(doc, s, out);
-                return true;
+                true
             }
             Step::Tidy(t) => {
                 out.extend_from_slice(t);
-                return true;
+                true
             }
-        };
-        edits.is_some_and(|e| {
-            r.format().render(doc, &e, out);
-            true
-        })
+            Step::Ddmin { .. } | Step::Scan { .. } => {
+                step_edits(&doc.tree, (step, i)).is_some_and(|e| {
+                    r.format().render(doc, &e, out);
+                    true
+                })
+            }
+        }
+    }
+}
+
+/// The edits of candidate `i` of a step of tree edits over `tree` (`None`: no candidate, or a
+/// text rewrite).
+fn step_edits(tree: &Tree, (step, i): (&Step, usize)) -> Option<Edits> {
+    match step {
+        Step::Ddmin { items, split, .. } => {
+            (split.chain_kept(i)).map(|kept| edits_keeping(&Edits::new(), items, &kept))
+        }
+        Step::Scan {
+            items, base, from, ..
+        } => smaller_replacement(tree, base, items[from + i]),
+        Step::Splices(_) | Step::Tidy(_) => None,
     }
 }
 

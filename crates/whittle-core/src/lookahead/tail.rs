@@ -6,7 +6,8 @@
 //! cluster), most of the reduction's likely futures go through such wins.
 
 use super::{Lookahead, Origin};
-use crate::engine::{Reducer, View};
+use crate::edit::Edits;
+use crate::engine::{Parsed, Reducer, View};
 use crate::judge::key;
 use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
@@ -16,44 +17,49 @@ use std::rc::Rc;
 pub(crate) type Continue<'c> = &'c dyn Fn(&Reducer<'_>, View<'_>, Origin) -> Option<Lookahead>;
 
 /// How the tails of one [`Successor`](super::Successor)'s steps are built, and what they may
-/// still cost: each is a parse of a file ahead of any commit, made for a branch the plan finds
-/// likely enough ([`TAIL_CHANCE`]), and at most [`TAIL_BYTES`] of text is parsed for them.
+/// still cost: each is a rendering and a parse of a file ahead of any commit, made for a branch
+/// the plan finds likely enough ([`TAIL_CHANCE`]); at most [`TAILS`] of them, of at most
+/// [`TAIL_BYTES`] of text in all.
 pub(crate) struct Tails<'c> {
     build: Continue<'c>,
-    /// The bytes that may still be parsed.
-    budget: Cell<usize>,
+    /// The tails and the bytes that may still be parsed.
+    budget: Cell<(usize, usize)>,
 }
 
 impl<'c> Tails<'c> {
     pub(crate) fn new(build: Continue<'c>) -> Tails<'c> {
         Tails {
             build,
-            budget: Cell::new(TAIL_BYTES),
+            budget: Cell::new((TAILS, TAIL_BYTES)),
         }
     }
 }
 
-/// A tail is worked out only on a branch at least this likely: below, its parse would cost more
-/// than the tests it could start are worth.
-const TAIL_CHANCE: f64 = 0.02;
+/// A tail is worked out only on a branch at least this likely: the test pool starts no
+/// candidate less likely than 5 %, and a tail's candidates are no likelier than its branch.
+const TAIL_CHANCE: f64 = 0.05;
 
-/// At most this much text is parsed ahead for the tails of one successor (a parse's tree takes
-/// many times its text).
+/// At most this many tails are built for one successor, of at most this much text in all (a
+/// parse's tree takes many times its text).
+const TAILS: usize = 16;
 const TAIL_BYTES: usize = 1 << 20;
 
-/// What follows a run of GTR's from `origin` that ended with the best bytes `best` (see the
-/// module doc), built when a likely enough branch first asks for it.
+/// What follows a run of GTR's from `origin` that ended with the edits `edits` over the tree of
+/// `over` (`None`: the current one), see the module doc; built when a likely enough branch
+/// first asks for it.
 pub(super) struct Tail {
     origin: Origin,
-    best: Vec<u8>,
+    edits: Edits,
+    over: Option<Rc<Parsed>>,
     built: OnceCell<Option<Rc<Lookahead>>>,
 }
 
 impl Tail {
-    pub(super) fn new(origin: Origin, best: Vec<u8>) -> Tail {
+    pub(super) fn new(origin: Origin, edits: Edits, over: Option<Rc<Parsed>>) -> Tail {
         Tail {
             origin,
-            best,
+            edits,
+            over,
             built: OnceCell::new(),
         }
     }
@@ -75,12 +81,19 @@ impl Tail {
             return built.as_ref();
         }
         let tails = tails?;
-        let left = tails.budget.get();
-        if chance < TAIL_CHANCE || left < self.best.len() {
+        let (count, bytes) = tails.budget.get();
+        if chance < TAIL_CHANCE || count == 0 {
             return None;
         }
-        tails.budget.set(left - self.best.len());
-        let built = r.parse_ahead(&self.best, key(&self.best)).and_then(|p| {
+        let doc = self.over.as_ref().map_or(r.doc(), |p| &p.doc);
+        let mut best = Vec::new();
+        r.format().render(doc, &self.edits, &mut best);
+        if best.len() > bytes {
+            // Past the budget, which only shrinks: not built, now or later.
+            return self.built.get_or_init(|| None).as_ref();
+        }
+        tails.budget.set((count - 1, bytes - best.len()));
+        let built = r.parse_ahead(&best, key(&best)).and_then(|p| {
             let mut steps = (tails.build)(r, p.view(), self.origin)?;
             steps.parsed = Some(Rc::new(p));
             Some(Rc::new(steps))
