@@ -30,12 +30,22 @@ fn stem(path: &Path) -> String {
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so the
-/// output is always either the previous best or the new one, never half of each.
+/// output is always either the previous best or the new one, never half of each. A symbolic
+/// link is followed (the link stays, its target gets the result), and a file that is not a
+/// regular one (`/dev/null`, a FIFO, a terminal) is written to, not replaced: a rename would put
+/// a regular file in its place, and `-o /dev/null` run as root would leave the machine without
+/// its `/dev/null`.
 fn write_atomic(
     path: &Path,
     bytes: &[u8],
     permissions: Option<&std::fs::Permissions>,
 ) -> std::io::Result<()> {
+    let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    if std::fs::metadata(&target).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        let mut f = std::fs::OpenOptions::new().write(true).open(&target)?;
+        return f.write_all(bytes);
+    }
+    let path = target.as_path();
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
