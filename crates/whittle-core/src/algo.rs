@@ -442,7 +442,7 @@ pub(crate) fn gtr_round(
                 };
                 let next = |r: &Reducer<'_>, v: View<'_>, now| after_run(r, v, (level, i), now);
                 let past = |r: &Reducer<'_>, v: View<'_>, origin| after_run(r, v, origin, true);
-                let after = Successor::new(r, &next).continued(&past);
+                let after = Successor::new(r, &next).continued(r, &past);
                 let level_changed =
                     apply_items(r, (level, i), t.as_ref(), &items, deletions_first, after)?;
                 changed |= level_changed;

@@ -96,6 +96,13 @@ impl Load {
         running() && share.is_some_and(|b| b < IDLE)
     }
 
+    /// Whether there are more workers than processors to run them (and a load to read): the
+    /// tests then wait on something else than this machine's processors (a cluster, a remote
+    /// machine, a sleep), and work done ahead in whittle itself takes no processor from them.
+    pub(crate) fn oversubscribed(&self) -> bool {
+        self.floor < self.jobs
+    }
+
     /// How long [`Load::spare_while`] watches the processors.
     pub(crate) const SAMPLE: Duration = Duration::from_millis(100);
 }

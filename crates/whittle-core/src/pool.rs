@@ -260,6 +260,11 @@ impl Pool {
 
     /// Whether a worker is free for a speculative test: fewer tests run than `-j`, and fewer
     /// than the processors have time for ([`Load::room`]).
+    /// Whether there are more workers than processors ([`Load::oversubscribed`]).
+    pub(crate) fn oversubscribed(&self) -> bool {
+        self.load.oversubscribed()
+    }
+
     fn has_room_to_speculate(&self) -> bool {
         let room = self.load.room();
         self.lock().outstanding < room

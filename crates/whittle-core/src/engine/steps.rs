@@ -36,6 +36,11 @@ impl Reducer<'_> {
         self.pool.is_some()
     }
 
+    /// Whether the pool has more workers than there are processors ([`crate::load::Load`]).
+    pub(crate) fn oversubscribed(&self) -> bool {
+        self.pool.as_ref().is_some_and(|p| p.oversubscribed())
+    }
+
     /// Runs `f` with `-j` test workers that live as long as it does, so that tests started for
     /// one step (the candidates of the next step, see [`Reducer::first_interesting_then`]) can
     /// run on while the algorithm goes on to that step. Without it, each step with more than one
