@@ -464,38 +464,22 @@ fn an_output_through_a_link_keeps_the_link_and_a_device_is_written_not_replaced(
     use std::os::unix::fs::{FileTypeExt, symlink};
     let case = Case::new();
     case.write("a.txt", "x\ny\nz\n");
+    // Reduces a.txt to the link `name` to `target`; the link must stay a link.
+    let through_link = |name: &str, target: &std::path::Path| {
+        symlink(target, case.path(name)).expect("link");
+        let out = case.whittle(&["reduce", "a.txt", "--test", "grep -q y", "-o", name, "-q"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let link = fs::symlink_metadata(case.path(name)).unwrap();
+        assert!(link.file_type().is_symlink(), "{name}");
+    };
     // A link to a regular file: the link stays, the file gets the result.
     case.write("real.txt", "");
-    symlink(case.path("real.txt"), case.path("out.txt")).expect("link");
-    let out = case.whittle(&[
-        "reduce",
-        "a.txt",
-        "--test",
-        "grep -q y",
-        "-o",
-        "out.txt",
-        "-q",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let link = fs::symlink_metadata(case.path("out.txt")).unwrap();
-    assert!(link.file_type().is_symlink());
+    through_link("out.txt", &case.path("real.txt"));
     assert_eq!(read(&case.path("real.txt")), "y\n");
     // A link to /dev/null (what `-o /dev/null` writes to): before, the result's rename put a
     // regular file in the link's place, and with `-o /dev/null` itself in /dev/null's, which
     // broke every later `> /dev/null` on the machine. The device is written to.
-    symlink("/dev/null", case.path("null.txt")).expect("link");
-    let out = case.whittle(&[
-        "reduce",
-        "a.txt",
-        "--test",
-        "grep -q y",
-        "-o",
-        "null.txt",
-        "-q",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let link = fs::symlink_metadata(case.path("null.txt")).unwrap();
-    assert!(link.file_type().is_symlink());
+    through_link("null.txt", std::path::Path::new("/dev/null"));
     assert!(
         fs::metadata("/dev/null")
             .unwrap()
