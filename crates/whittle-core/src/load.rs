@@ -76,9 +76,10 @@ impl Load {
     }
 
     /// Whether the processors have time to spare while `running()` holds: their busy share over
-    /// the first [`Load::SAMPLE`] is below [`IDLE`]. `true` at once where the room is always
-    /// `-j` (no more workers than processors, or no load to read); `false` if `running()` ends
-    /// before the sample is taken.
+    /// the first readings that cover [`Load::SAMPLE_TICKS`] ticks of processor time (at most
+    /// [`Load::SAMPLE`]) is below [`IDLE`]. `true` at once where the room is always `-j` (no more
+    /// workers than processors, or no load to read); `false` if `running()` ends before the
+    /// sample is taken.
     pub(crate) fn spare_while(&self, running: &dyn Fn() -> bool) -> bool {
         if self.floor >= self.jobs {
             return true;
@@ -86,14 +87,18 @@ impl Load {
         let (started, Some(before)) = (Instant::now(), read_times()) else {
             return true;
         };
-        while started.elapsed() < Load::SAMPLE {
+        loop {
             if !running() {
                 return false;
             }
             std::thread::sleep(Duration::from_millis(10));
+            let Some(after) = read_times() else {
+                return false;
+            };
+            if sampled(before, after, started.elapsed()) {
+                return running() && busy_share(before, after).is_some_and(|b| b < IDLE);
+            }
         }
-        let share = read_times().and_then(|after| busy_share(before, after));
-        running() && share.is_some_and(|b| b < IDLE)
     }
 
     /// Whether there are more workers than processors to run them (and a load to read): the
@@ -103,8 +108,20 @@ impl Load {
         self.floor < self.jobs
     }
 
-    /// How long [`Load::spare_while`] watches the processors.
+    /// How long [`Load::spare_while`] watches the processors at most.
     pub(crate) const SAMPLE: Duration = Duration::from_millis(100);
+    /// How many ticks of processor time (all processors' together, 100 a second each) make a
+    /// sample: about 30 ms on 2 processors, 10 ms (one reading) from 6 on. The sample delays the
+    /// opening's tests, and every round of a reduction waits on those: on the 2 000-line
+    /// sleeping case, `ddmin` with a fixed 100 ms took 5.77 s at `-j 32` and 8.95 s at `-j 8`,
+    /// with this sample 5.67 and 8.77 s (medians of 4, alternating).
+    pub(crate) const SAMPLE_TICKS: u64 = 6;
+}
+
+/// Whether the readings `before` and `after`, `elapsed` apart, make a sample of the load
+/// ([`Load::spare_while`]): enough ticks between them for a share, or the longest wait.
+pub(crate) fn sampled(before: Times, after: Times, elapsed: Duration) -> bool {
+    after.total.saturating_sub(before.total) >= Load::SAMPLE_TICKS || elapsed >= Load::SAMPLE
 }
 
 /// The share of the processors' time spent busy between two readings (`None` if no time

@@ -1,6 +1,7 @@
 //! The room for speculative tests ([`crate::load`]).
 
-use crate::load::{Times, busy_share, next_room, parse_times};
+use crate::load::{Load, Times, busy_share, next_room, parse_times, sampled};
+use std::time::Duration;
 
 #[test]
 fn the_processors_times_are_read_from_the_first_line_of_proc_stat() {
@@ -47,4 +48,18 @@ fn the_room_shrinks_while_the_processors_are_busy_and_grows_back_while_they_idle
     assert_eq!(next_room(62, Some(0.1), 64, 2), 64);
     // No time passed: no change.
     assert_eq!(next_room(36, None, 64, 2), 36);
+}
+
+#[test]
+fn a_sample_of_the_load_is_six_ticks_or_the_longest_wait() {
+    let at = |total| Times { busy: 0, total };
+    let ms = Duration::from_millis;
+    // 2 processors, 20 ms: 4 ticks, not yet; 30 ms: 6, enough.
+    assert!(!sampled(at(1000), at(1004), ms(20)));
+    assert!(sampled(at(1000), at(1006), ms(30)));
+    // 64 processors: the first reading, 10 ms later, holds 64 ticks.
+    assert!(sampled(at(1000), at(1064), ms(10)));
+    // Ticks that do not come (a stalled counter): the longest wait ends the sample.
+    assert!(!sampled(at(1000), at(1000), ms(90)));
+    assert!(sampled(at(1000), at(1000), Load::SAMPLE));
 }
