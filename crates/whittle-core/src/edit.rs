@@ -58,6 +58,37 @@ impl Edits {
         e
     }
 
+    /// A copy with every edit of `over` set, in order (a later one replaces an earlier one of
+    /// the same node). Edits sorted by node, as a level's nodes are, are merged in one pass.
+    pub fn overlaid(&self, over: Vec<(NodeId, Edit)>) -> Edits {
+        if !over.is_sorted_by(|a, b| a.0 < b.0) {
+            let mut e = self.clone();
+            for (n, edit) in over {
+                e.set(n, edit);
+            }
+            return e;
+        }
+        if self.items.is_empty() {
+            return Edits { items: over };
+        }
+        let mut items = Vec::with_capacity(self.items.len() + over.len());
+        let (mut a, mut b) = (self.items.iter().peekable(), over.into_iter().peekable());
+        loop {
+            let next = match (a.peek(), b.peek()) {
+                (Some(x), Some(y)) if x.0 < y.0 => a.next().copied(),
+                (Some(x), Some(y)) if x.0 == y.0 => {
+                    a.next();
+                    b.next()
+                }
+                (_, Some(_)) => b.next(),
+                (Some(_), None) => a.next().copied(),
+                (None, None) => break,
+            };
+            items.extend(next);
+        }
+        Edits { items }
+    }
+
     /// The edit of `n`.
     pub fn get(&self, n: NodeId) -> Option<Edit> {
         self.items
@@ -130,6 +161,12 @@ fn render_impl(
         Gap(NodeId, usize),
     }
     let src = tree.source();
+    // The walk visits nodes in pre-order, so in increasing id, as the edits are sorted: a cursor
+    // into them finds each node's edit and the edits below it without a search per node.
+    let mut at = Cursor {
+        items: &edits.items,
+        next: 0,
+    };
     let mut stack = vec![Task::Node(tree.root())];
     while let Some(task) = stack.pop() {
         match task {
@@ -141,13 +178,12 @@ fn render_impl(
             Task::Node(mut n) => {
                 // Follow replacement chains down to the node that is actually rendered.
                 loop {
-                    match edits.get(n) {
-                        Some(Edit::Delete) => break,
+                    match at.get(n) {
                         Some(Edit::Replace(d)) if tree.contains(n, d) && d != n => n = d,
                         _ => break,
                     }
                 }
-                if edits.get(n) == Some(Edit::Delete) {
+                if at.get(n) == Some(Edit::Delete) {
                     continue;
                 }
                 if let Ok(i) = contents.binary_search_by_key(&n, |c| c.0) {
@@ -161,7 +197,7 @@ fn render_impl(
                         .get(i)
                         .is_some_and(|c| c.0.index() < n.index() + tree.size(n))
                 };
-                if kids.is_empty() || !(edits.any_below(tree, n) || content_below()) {
+                if kids.is_empty() || !(at.any_below(tree, n) || content_below()) {
                     out.extend_from_slice(tree.text(n));
                     continue;
                 }
@@ -172,6 +208,41 @@ fn render_impl(
                 }
             }
         }
+    }
+}
+
+/// A walk's place in sorted edits: the first edit at or after the last node asked about. The
+/// nodes asked about never decrease.
+struct Cursor<'e> {
+    items: &'e [(NodeId, Edit)],
+    next: usize,
+}
+
+impl Cursor<'_> {
+    /// Moves to the first edit at or after `n`.
+    fn seek(&mut self, n: NodeId) {
+        // Most steps move by one edit or none; a skipped subtree may move by many.
+        for _ in 0..4 {
+            match self.items.get(self.next) {
+                Some(e) if e.0 < n => self.next += 1,
+                _ => return,
+            }
+        }
+        self.next += self.items[self.next..].partition_point(|e| e.0 < n);
+    }
+
+    /// The edit of `n`.
+    fn get(&mut self, n: NodeId) -> Option<Edit> {
+        self.seek(n);
+        (self.items.get(self.next)).and_then(|&(m, e)| (m == n).then_some(e))
+    }
+
+    /// Whether some edit lies strictly inside the subtree of `n` ([`Edits::any_below`]).
+    fn any_below(&mut self, tree: &Tree, n: NodeId) -> bool {
+        self.seek(n);
+        let i = self.next + usize::from(self.items.get(self.next).is_some_and(|e| e.0 == n));
+        let end = n.index() + tree.size(n);
+        self.items.get(i).is_some_and(|e| e.0.index() < end)
     }
 }
 

@@ -11,16 +11,16 @@ use std::rc::Rc;
 
 /// The edits that apply every item except those `kept` (sorted) on top of `base`.
 pub(crate) fn edits_keeping(base: &Edits, items: &[(NodeId, Edit)], kept: &[usize]) -> Edits {
-    let mut e = base.clone();
     let mut k = kept.iter().peekable();
-    for (i, &(node, edit)) in items.iter().enumerate() {
+    let applied = items.iter().enumerate().filter_map(|(i, &item)| {
         if k.peek() == Some(&&i) {
             k.next();
+            None
         } else {
-            e.set(node, edit);
+            Some(item)
         }
-    }
-    e
+    });
+    base.overlaid(applied.collect())
 }
 
 /// One step of ddmin: the configuration split into `n` parts, and its candidates, each the

@@ -387,12 +387,12 @@ impl Rng {
         self.0 ^= self.0 << 17;
         self.0
     }
-    fn below(&mut self, n: u64) -> u64 {
+    pub(super) fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
 }
 
-fn random_tree(rng: &mut Rng) -> String {
+pub(super) fn random_tree(rng: &mut Rng) -> String {
     fn node(rng: &mut Rng, depth: u32, budget: &mut i32, leaf_id: &mut u32, out: &mut String) {
         if rng.below(3) == 0 {
             out.push_str(["e:", "f:", "g:"][rng.below(3) as usize]);
