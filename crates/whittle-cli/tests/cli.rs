@@ -631,3 +631,70 @@ fn merging_wins_finds_the_needed_lines_with_grep_and_says_so_in_the_report() {
         assert_eq!(json["merged"].as_u64().unwrap() > 0, merge, "{json}");
     }
 }
+
+/// A pretty-printed list whose `<keep/>` xmllint must still find.
+const LIST: &str = "<list>\n  <item>one</item>\n  <item>two</item>\n  <keep/>\n</list>\n";
+
+/// Runs `auto` at `-j 1` on [`LIST`] with xmllint and `grep -q PATTERN`, logging every candidate
+/// it tests; returns the result, the report and the candidates in the order they were tested.
+fn reduce_list(case: &Case, pattern: &str) -> (String, serde_json::Value, Vec<String>) {
+    case.write("list.xml", LIST);
+    std::fs::create_dir_all(case.path("seen")).unwrap();
+    let seen = case.path("seen").display().to_string();
+    let test = format!(
+        "n=$(ls {seen} | wc -l); cp {{}} {seen}/$(printf %04d $n); \
+         xmllint --noout {{}} 2>/dev/null && grep -q '{pattern}' {{}}"
+    );
+    let report = case.path("report.json");
+    let out = case.whittle(&[
+        "reduce",
+        "list.xml",
+        "--test",
+        &test,
+        "-j",
+        "1",
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut seen: Vec<_> = std::fs::read_dir(case.path("seen"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    seen.sort();
+    let seen = seen.iter().map(|p| read(p)).collect();
+    let json = serde_json::from_str(&read(&report)).expect("report is JSON");
+    (read(&case.path("list.reduced.xml")), json, seen)
+}
+
+#[test]
+fn auto_drops_the_white_space_between_elements_in_one_test() {
+    require_xmllint();
+    let case = Case::new();
+    let (reduced, json, seen) = reduce_list(&case, "<keep/>");
+    // After the checks of the input (itself, then the empty file), the first candidate is the
+    // document without its line breaks and indentation, the one after the root element too.
+    assert_eq!(seen[..2], [LIST.to_string(), String::new()]);
+    assert_eq!(
+        seen[2],
+        "<list><item>one</item><item>two</item><keep/></list>"
+    );
+    assert_eq!(json["tests_by_move"]["blanks"], 1);
+    assert_eq!(reduced, "<keep/>");
+}
+
+#[test]
+fn white_space_the_test_needs_stays() {
+    require_xmllint();
+    let case = Case::new();
+    let (reduced, json, seen) = reduce_list(&case, "^  <keep/>");
+    assert_eq!(
+        seen[2],
+        "<list><item>one</item><item>two</item><keep/></list>"
+    );
+    assert_eq!(json["tests_by_move"]["blanks"], 1);
+    // The blank move failed; the tree moves still reduce the rest, around the line the test
+    // needs.
+    assert!(reduced.contains("\n  <keep/>"), "{reduced:?}");
+    assert!(reduced.len() < LIST.len() / 2, "{reduced:?}");
+}

@@ -130,7 +130,8 @@ fn run_tree(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError
 }
 
 /// [`Algorithm::Auto`]: the slice first, once (`slice.rs`: a few of the file's parts with what
-/// they need), then the format's list moves ([`crate::ListMove`]: C's declarations),
+/// they need), and the blank move (`blanks.rs`: the format's blank nodes, all at once), then the
+/// format's list moves ([`crate::ListMove`]: C's declarations),
 /// then the tree moves (they remove the most bytes per test), the format's list moves that
 /// come after them (the tree moves again if one changed something), then the
 /// tidy rendering, then hoisting (a node replaced by a deeper descendant of its kind; the tree
@@ -140,6 +141,12 @@ fn run_tree(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError
 /// the format's gate rejects, the byte-level tail.
 fn run_auto(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
     crate::slice::reduce_slice(r)?;
+    // While the blank move is tested, idle workers start the tree moves' first round.
+    let first_round = |r: &Reducer<'_>, v: View<'_>, _: bool| {
+        let templates = r.format().templates();
+        Lookahead::round(r, v, &templates, true).0
+    };
+    crate::blanks::reduce_blanks(r, Successor::new(r, &first_round))?;
     // Before the tree moves' first run, the list moves stop short of their smallest parts; the
     // pipeline ends only after a round whose list moves went down to single rewrites.
     let mut first = true;
@@ -195,7 +202,8 @@ pub(crate) fn opening(r: &Reducer<'_>, algorithm: Algorithm) -> Option<Lookahead
         Algorithm::Gtr | Algorithm::GtrStar => round(false),
         Algorithm::Auto => {
             let f = r.format();
-            (f.list_moves().is_empty() && f.slices(v.doc).is_none()).then(|| round(true))?
+            (f.list_moves().is_empty() && f.slices(v.doc).is_none())
+                .then(|| Lookahead::chain([crate::blanks::step(r, v), round(true)]))?
         }
     }
 }

@@ -64,6 +64,14 @@ pub trait Format: Send + Sync {
         b""
     }
 
+    /// The nodes that hold only white space the format's syntax does not need (XML's runs of
+    /// white space between markup): `auto` deletes them all in one candidate before its tree
+    /// moves (`blanks.rs`). None by default (most formats keep such bytes between nodes).
+    fn blanks(&self, doc: &Document) -> Vec<NodeId> {
+        let _ = doc;
+        Vec::new()
+    }
+
     /// A tidier rendering of the document that is not a tree edit (trailing white space and blank
     /// lines removed, say), tried once after the algorithm ends and kept if the test still finds
     /// it interesting. `None` (the default) when the format has nothing to offer.

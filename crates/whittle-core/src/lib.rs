@@ -5,6 +5,7 @@
 
 mod algo;
 mod below;
+mod blanks;
 mod candidate;
 mod changes;
 mod ddmin;

@@ -94,7 +94,8 @@ enum Step {
     },
     /// One rewrite of the text (the first candidate of a move below the tree).
     Splices(Splices),
-    /// The format's tidy rendering of the tree, tried once the algorithm has ended.
+    /// One rewrite of the whole text: the format's tidy rendering of the tree, tried once the
+    /// algorithm has ended, or `auto`'s blank move before its tree moves.
     Tidy(Vec<u8>),
 }
 
@@ -307,9 +308,12 @@ impl Lookahead {
     /// The format's tidy rendering of the tree in `v` ([`crate::Format::tidy`]), which
     /// [`Reducer::tidy`] tries after the algorithm.
     pub(crate) fn tidy(r: &Reducer<'_>, v: View<'_>) -> Option<Lookahead> {
-        r.format()
-            .tidy(v.doc)
-            .map(|t| Lookahead::new(vec![Step::Tidy(t)]))
+        r.format().tidy(v.doc).map(Lookahead::rewrite)
+    }
+
+    /// The step that tests one rewrite of the whole text (the tidy rendering, the blank move).
+    pub(crate) fn rewrite(bytes: Vec<u8>) -> Lookahead {
+        Lookahead::new(vec![Step::Tidy(bytes)])
     }
 
     /// The step that tests one rewrite of the text.

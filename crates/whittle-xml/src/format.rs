@@ -4,7 +4,9 @@
 use crate::encoding::{Kind, decode, encode_utf16, encoded_len, sniff};
 use crate::{gate, scan};
 use encoding_rs::UTF_16BE;
-use whittle_core::{Diagnostic, Document, Edits, Format, ParseError, TreeBuilder, render_template};
+use whittle_core::{
+    Diagnostic, Document, Edits, Format, NodeId, ParseError, TreeBuilder, render_template,
+};
 
 /// The XML format.
 #[derive(Clone, Copy, Debug, Default)]
@@ -40,6 +42,21 @@ impl Format for Xml {
 
     fn description(&self) -> &'static str {
         "XML documents, one node per element, attribute, text run, comment and PI (quick-xml gate)"
+    }
+
+    /// The text nodes that are white space only (between markup: a pretty-printed document's
+    /// line breaks and indentation).
+    fn blanks(&self, doc: &Document) -> Vec<NodeId> {
+        let tree = &doc.tree;
+        (tree.nodes())
+            .filter(|&n| {
+                tree.label(n) == "#text"
+                    && tree
+                        .text(n)
+                        .iter()
+                        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+            })
+            .collect()
     }
 
     fn lexicon(&self, doc: &Document) -> Option<whittle_core::Lexicon> {

@@ -1247,3 +1247,26 @@ proptest! {
         check_any_input(&bytes, pick);
     }
 }
+
+#[test]
+fn the_blank_nodes_are_the_text_runs_of_white_space_only() {
+    let doc = parse(b"<?xml version=\"1.0\"?>\n<a>\r\n\t<b> x </b> <c/>\n</a>\n");
+    let tree = &doc.tree;
+    let texts: Vec<&[u8]> = Xml.blanks(&doc).iter().map(|&n| tree.text(n)).collect();
+    // Not " x ", which holds a character; the line breaks around the root element are text
+    // runs too.
+    let want: [&[u8]; 5] = [b"\n", b"\r\n\t", b" ", b"\n", b"\n"];
+    assert_eq!(texts, want);
+    for n in Xml.blanks(&doc) {
+        assert_eq!(tree.label(n), "#text");
+    }
+    let edits: Edits = Xml
+        .blanks(&doc)
+        .into_iter()
+        .map(|n| (n, Edit::Delete))
+        .collect();
+    assert_eq!(
+        render(&doc, &edits),
+        b"<?xml version=\"1.0\"?><a><b> x </b><c/></a>"
+    );
+}
