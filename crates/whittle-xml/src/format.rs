@@ -1,7 +1,7 @@
 //! The [`Format`] implementation: encoding detection, the scanner, the UTF-16 round trip and
 //! the gate, put together.
 
-use crate::encoding::{Kind, decode, encode_utf16, encoded_len, sniff};
+use crate::encoding::{Kind, decode, encode_utf16, encoded_len, is_ws, sniff};
 use crate::{gate, scan};
 use encoding_rs::UTF_16BE;
 use whittle_core::{
@@ -49,13 +49,7 @@ impl Format for Xml {
     fn blanks(&self, doc: &Document) -> Vec<NodeId> {
         let tree = &doc.tree;
         (tree.nodes())
-            .filter(|&n| {
-                tree.label(n) == "#text"
-                    && tree
-                        .text(n)
-                        .iter()
-                        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
-            })
+            .filter(|&n| tree.label(n) == scan::TEXT && tree.text(n).iter().all(|&b| is_ws(b)))
             .collect()
     }
 
