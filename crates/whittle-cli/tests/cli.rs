@@ -637,6 +637,8 @@ const LIST: &str = "<list>\n  <item>one</item>\n  <item>two</item>\n  <keep/>\n<
 
 /// Runs `auto` at `-j 1` on [`LIST`] with xmllint and `grep -q PATTERN`, logging every candidate
 /// it tests; returns the result, the report and the candidates in the order they were tested.
+/// The timeout is fixed: the adaptive one may run the original again to time it (on a slow
+/// machine), which would add a run to the log.
 fn reduce_list(case: &Case, pattern: &str) -> (String, serde_json::Value, Vec<String>) {
     case.write("list.xml", LIST);
     std::fs::create_dir_all(case.path("seen")).unwrap();
@@ -653,6 +655,8 @@ fn reduce_list(case: &Case, pattern: &str) -> (String, serde_json::Value, Vec<St
         &test,
         "-j",
         "1",
+        "--timeout",
+        "30",
         "--report",
         report.to_str().unwrap(),
     ]);

@@ -12,7 +12,7 @@ use crate::error::ReduceError;
 use crate::lookahead::{Lookahead, Successor};
 
 /// The document in `v` without the format's blank nodes; `None` where it has none.
-pub(crate) fn without_blanks(r: &Reducer<'_>, v: View<'_>) -> Option<Vec<u8>> {
+fn without_blanks(r: &Reducer<'_>, v: View<'_>) -> Option<Vec<u8>> {
     let blanks = r.format().blanks(v.doc);
     if blanks.is_empty() {
         return None;
