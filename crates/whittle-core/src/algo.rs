@@ -287,7 +287,21 @@ fn run_algorithm(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), Reduce
         }
         Algorithm::Gtr => gtr(r, &templates).map(drop),
         Algorithm::GtrStar => fixpoint(r, |r| gtr_round(r, &templates, true, false)),
-        Algorithm::Auto => fixpoint(r, |r| gtr_round(r, &templates, true, true)),
+        Algorithm::Auto => auto_rounds(r, &templates),
+    }
+}
+
+/// GTR*'s rounds in `auto`'s order, to their fixpoint. Each round after the first skips the
+/// deletions that failed alone in an earlier one (`tried::Refused`); once such a round changes
+/// nothing, one more round skips nothing, and the fixpoint is where a round of those changes
+/// nothing, as in GTR*: the result is 1-minimal whatever the test.
+fn auto_rounds(r: &mut Reducer<'_>, templates: &[Box<dyn Template>]) -> Result<(), ReduceError> {
+    r.remember_refused_alone();
+    loop {
+        let changed = gtr_round(r, templates, true, true)?;
+        if !changed && !r.forget_refused_alone() {
+            return Ok(());
+        }
     }
 }
 
@@ -303,18 +317,23 @@ fn fixpoint(
 /// [`ddmin_from`] over the items of one level for one template, starting at the granularity
 /// where the last run over that level and template (its `slot`) ended: in a fixpoint's later
 /// rounds, a level that is already 1-minimal then costs about one test per item instead of four.
-/// Without a slot, from two parts. Then a commit. Returns whether anything changed.
+/// Without a slot, from two parts. With `refused` (a level and a template), the items the run
+/// kept are recorded as failed alone there ([`crate::tried::Refused`]). Then a commit. Returns
+/// whether anything changed.
 fn ddmin_level(
     r: &mut Reducer<'_>,
     slot: Option<(usize, usize)>,
     items: &[(NodeId, Edit)],
-    tested: Tested,
+    (tested, refused): (Tested, Option<(usize, usize)>),
     mut after: Successor<'_>,
 ) -> Result<bool, ReduceError> {
     let start = slot.map_or(2, |slot| r.granularity(slot));
-    let (_, ended) = ddmin_from(r, &Edits::new(), items, start, tested, &mut after)?;
+    let (kept, ended) = ddmin_from(r, &Edits::new(), items, start, tested, &mut after)?;
     if let Some(slot) = slot {
         r.set_granularity(slot, ended);
+    }
+    if let Some(at) = refused {
+        r.record_refused_alone(at, kept.into_iter().map(|i| items[i]));
     }
     r.commit_parsed(after.into_parsed(r.best()))
 }
@@ -355,7 +374,7 @@ fn hdd_round(r: &mut Reducer<'_>, repeats: bool) -> Result<bool, ReduceError> {
                 .or_else(|| again.then(|| Lookahead::hdd_level(r, v, 0))?)
         };
         let after = Successor::new(r, &next);
-        changed |= ddmin_level(r, Some((level, 0)), &items, Tested::All, after)?;
+        changed |= ddmin_level(r, Some((level, 0)), &items, (Tested::All, None), after)?;
         level += 1;
     }
     Ok(changed)
@@ -497,10 +516,16 @@ fn level_items(
     }
     let (items, filtered) = template_items(r.view(), &nodes, t);
     r.count_filtered(filtered);
-    let Some(tried) = tried else {
-        return Some(Items { items, all: true });
-    };
     let before = items.len();
+    let items = if t.at_most_one() {
+        (r.refused_alone()).skip(r.tree(), (level, index), items)
+    } else {
+        items
+    };
+    let Some(tried) = tried else {
+        let all = items.len() == before;
+        return (all || !items.is_empty()).then_some(Items { items, all });
+    };
     let items = tried.take_untried(r.tree(), index, items);
     let all = items.len() == before;
     // Nothing new on the level: nothing to run (and no ddmin granularity to forget).
@@ -528,9 +553,14 @@ fn apply_items(
         // A run over the few new nodes of a level neither starts at nor leaves the granularity
         // of the runs over all of it.
         let slot = items.all.then_some((level, index + 1));
-        // `auto` runs to a fixpoint whose last round wins nothing ([`Tested::Untried`]).
-        let tested = if auto { Tested::Untried } else { Tested::All };
-        ddmin_level(r, slot, &items.items, tested, after)
+        // `auto` runs to a fixpoint whose last round wins nothing ([`Tested::Untried`]), and
+        // its later rounds skip what a run kept ([`crate::tried::Refused`]).
+        let known = if auto {
+            (Tested::Untried, Some((level, index)))
+        } else {
+            (Tested::All, None)
+        };
+        ddmin_level(r, slot, &items.items, known, after)
     } else {
         reduce_level_nodes(r, &items.items, !auto, after)
     }

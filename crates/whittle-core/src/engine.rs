@@ -5,7 +5,7 @@ mod steps;
 
 use crate::candidate::Found;
 use crate::document::{Document, ParseError};
-use crate::edit::Edits;
+use crate::edit::{Edit, Edits};
 use crate::error::ReduceError;
 use crate::format::Format;
 use crate::judge::{Judge, key};
@@ -17,7 +17,8 @@ use crate::rules::{CompiledRules, Rules};
 use crate::split::Failures;
 use crate::stats::Stats;
 use crate::stats::bump;
-use crate::tree::Tree;
+use crate::tree::{NodeId, Tree};
+use crate::tried::Refused;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -98,6 +99,8 @@ pub struct Reducer<'a> {
     ended_failures: rustc_hash::FxHashMap<u64, (usize, Failures)>,
     /// The list moves' rewrites the test did not allow, by [`crate::lists`]'s key.
     refused: rustc_hash::FxHashSet<u64>,
+    /// The tree's deletions that failed alone in `auto`'s rounds ([`Refused`]).
+    refused_alone: Refused,
     /// How often the candidates of each kind of step won so far, for the speculation.
     odds: Odds,
     doc: Document,
@@ -162,6 +165,7 @@ impl<'a> Reducer<'a> {
             granularity: Default::default(),
             ended_failures: Default::default(),
             refused: Default::default(),
+            refused_alone: Refused::default(),
             odds,
             doc,
             bytes: input.to_vec(),
@@ -328,6 +332,32 @@ impl<'a> Reducer<'a> {
     /// Records that the test refused a list move's rewrite.
     pub(crate) fn refuse(&mut self, key: u64) {
         self.refused.insert(key);
+    }
+
+    /// The tree's deletions that failed alone in `auto`'s rounds.
+    pub(crate) fn refused_alone(&self) -> &Refused {
+        &self.refused_alone
+    }
+
+    /// Records that the deletions `items` (of the current tree) of template `index` on `level`
+    /// failed alone ([`Refused::record`]).
+    pub(crate) fn record_refused_alone(
+        &mut self,
+        at: (usize, usize),
+        items: impl IntoIterator<Item = (NodeId, Edit)>,
+    ) {
+        (self.refused_alone).record(&self.doc.tree, at, items);
+    }
+
+    /// Starts the memory of [`Reducer::record_refused_alone`] anew, switched on.
+    pub(crate) fn remember_refused_alone(&mut self) {
+        self.refused_alone = Refused::default();
+    }
+
+    /// Switches the memory of [`Reducer::record_refused_alone`] off (it is forgotten); returns
+    /// whether it was on.
+    pub(crate) fn forget_refused_alone(&mut self) -> bool {
+        self.refused_alone.switch_off()
     }
 
     /// Whether the result was shown minimal by an exhaustive search.

@@ -246,6 +246,11 @@ impl Lookahead {
     ) -> Option<Lookahead> {
         let (items, _) = template_items(v, &v.doc.tree.level(level), t);
         let before = items.len();
+        let items = if auto && t.at_most_one() {
+            (r.refused_alone()).skip(&v.doc.tree, (level, index), items)
+        } else {
+            items
+        };
         let items = match tried {
             Some(tried) => tried.untried(&v.doc.tree, index, items),
             None => items,

@@ -13,6 +13,7 @@ mod oracle;
 mod plan;
 mod pool;
 mod reduction;
+mod refused;
 mod render;
 mod slice;
 mod tail;

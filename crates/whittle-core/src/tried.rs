@@ -72,6 +72,72 @@ impl Tried {
     }
 }
 
+/// The deletions that failed alone in a round of `auto`'s GTR, by content and level, so that the
+/// rounds after it skip them while the file only shrinks.
+///
+/// A deletion ddmin kept at the end of a run over a level failed alone there, or is ruled out by
+/// the run's failures (`Tested::Untried`): with a monotone test, deleting it from the smaller
+/// file of a later round fails too, and GTR*'s next round would pay a test for it again. On a
+/// file whose rounds each take a few declarations at the top level (made unused by deletions
+/// deeper down in the round before), that is one test per node of every level below, each round.
+/// `auto` (beyond the paper) skips them in its rounds after the first; once a round that skips
+/// changes nothing, the memory is switched off and one more round skips nothing
+/// (`algo::auto_rounds`), so the result is 1-minimal whatever the test.
+#[derive(Default)]
+pub(crate) struct Refused {
+    keys: FxHashSet<u128>,
+    off: bool,
+}
+
+impl Refused {
+    /// Records that the deletions `items` of template `index` on `level` failed alone.
+    pub(crate) fn record(
+        &mut self,
+        tree: &Tree,
+        (level, index): (usize, usize),
+        items: impl IntoIterator<Item = (NodeId, Edit)>,
+    ) {
+        if self.off {
+            return;
+        }
+        (self.keys).extend(
+            items
+                .into_iter()
+                .map(|item| key_at(tree, level, index, item)),
+        );
+    }
+
+    /// `items` (of template `index` on `level`) without those recorded as failed alone.
+    pub(crate) fn skip(
+        &self,
+        tree: &Tree,
+        (level, index): (usize, usize),
+        items: Vec<(NodeId, Edit)>,
+    ) -> Vec<(NodeId, Edit)> {
+        if self.off || self.keys.is_empty() {
+            return items;
+        }
+        items
+            .into_iter()
+            .filter(|&item| !self.keys.contains(&key_at(tree, level, index, item)))
+            .collect()
+    }
+
+    /// Switches the memory off (it is forgotten); returns whether it was on.
+    pub(crate) fn switch_off(&mut self) -> bool {
+        self.keys = FxHashSet::default();
+        !std::mem::replace(&mut self.off, true)
+    }
+}
+
+/// [`key`] on `level`.
+fn key_at(tree: &Tree, level: usize, index: usize, item: (NodeId, Edit)) -> u128 {
+    let mut h = Xxh3::new();
+    h.update(&(level as u64).to_le_bytes());
+    h.update(&key(tree, index, item).to_le_bytes());
+    h.digest128()
+}
+
 /// The content of an item: the template, the node's label, edge and text, and the span of the
 /// descendant that replaces it, relative to the node's.
 fn key(tree: &Tree, index: usize, (n, edit): (NodeId, Edit)) -> u128 {

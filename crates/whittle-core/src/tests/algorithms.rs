@@ -19,7 +19,7 @@ fn reduce(
     .0
 }
 
-fn reduce_with(
+pub(super) fn reduce_with(
     input: &str,
     oracle: &(dyn Fn(&[u8]) -> bool + Sync),
     jobs: usize,
