@@ -517,11 +517,7 @@ fn level_items(
     let (items, filtered) = template_items(r.view(), &nodes, t);
     r.count_filtered(filtered);
     let before = items.len();
-    let items = if t.at_most_one() {
-        (r.refused_alone()).skip(r.tree(), (level, index), items)
-    } else {
-        items
-    };
+    let items = (r.refused_alone()).skip(r.tree(), (level, index), items);
     let Some(tried) = tried else {
         let all = items.len() == before;
         return (all || !items.is_empty()).then_some(Items { items, all });
@@ -562,22 +558,44 @@ fn apply_items(
         };
         ddmin_level(r, slot, &items.items, known, after)
     } else {
-        reduce_level_nodes(r, &items.items, !auto, after)
+        let refused = auto.then_some((level, index));
+        reduce_level_nodes(r, &items.items, refused, after)
     }
 }
 
 /// Alg. 5: greedy backtracking over the candidates of every node of a level. Each node's current
 /// replacement starts as itself; a candidate is tried only if it is smaller than the current
-/// replacement; with `repeat` (the paper's), sweeps repeat until one finds no improvement,
-/// otherwise (`auto`) there is one sweep. Then a commit.
+/// replacement; the paper's sweeps repeat until one finds no improvement; `auto`'s (with
+/// `refused`, its level and template) sweeps once, and records the candidates that failed
+/// ([`crate::tried::Refused`]). Then a commit.
 fn reduce_level_nodes(
     r: &mut Reducer<'_>,
     items: &[(NodeId, Edit)],
-    repeat: bool,
+    refused: Option<(usize, usize)>,
     mut after: Successor<'_>,
 ) -> Result<bool, ReduceError> {
     let mut conf = Edits::new();
     let make = |r: &Reducer<'_>, conf: &Edits, item| smaller_replacement(r.tree(), conf, item);
-    while greedy_scan(r, items, &mut conf, repeat, &mut after, make, render_edits)? && repeat {}
+    let repeat = refused.is_none();
+    let mut failed = Vec::new();
+    loop {
+        let failed = refused.is_some().then_some(&mut failed);
+        let kept = greedy_scan(
+            r,
+            items,
+            &mut conf,
+            repeat,
+            &mut after,
+            make,
+            render_edits,
+            failed,
+        )?;
+        if !(kept && repeat) {
+            break;
+        }
+    }
+    if let Some(at) = refused {
+        r.record_refused_alone(at, failed.into_iter().map(|i| items[i]));
+    }
     r.commit_parsed(after.into_parsed(r.best()))
 }

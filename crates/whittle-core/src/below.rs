@@ -470,7 +470,7 @@ fn greedy(
         s.add(span.clone(), bytes.as_bytes()).then_some(s)
     };
     let mut state = Splices::default();
-    greedy_scan(r, &items, &mut state, false, after, on_top, render)
+    greedy_scan(r, &items, &mut state, false, after, on_top, render, None)
 }
 
 /// Numbers as `0`, as many at once as the test allows.

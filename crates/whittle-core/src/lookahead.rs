@@ -246,7 +246,7 @@ impl Lookahead {
     ) -> Option<Lookahead> {
         let (items, _) = template_items(v, &v.doc.tree.level(level), t);
         let before = items.len();
-        let items = if auto && t.at_most_one() {
+        let items = if auto {
             (r.refused_alone()).skip(&v.doc.tree, (level, index), items)
         } else {
             items

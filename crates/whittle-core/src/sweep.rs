@@ -36,6 +36,7 @@ pub(crate) fn sweep_then(
             (!gone).then(|| state.with(n, e))
         },
         render_edits,
+        None,
     )?;
     r.commit_parsed(after.into_parsed(r.best()))?;
     Ok(accepted)
@@ -48,6 +49,12 @@ pub(crate) fn sweep_then(
 /// something), idle workers start on that next sweep while this one ends; otherwise on `after`
 /// (what the algorithm does next, over the tree the best bytes will have once committed). After
 /// a win they start the rest of the sweep on top of the winner.
+///
+/// With `failed`, the indices of the items that were tried and failed are pushed onto it.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the sweep's items, state, closures and outputs, each used once: a struct would only rename them"
+)]
 pub(crate) fn greedy_scan<T: Copy + Sync, S: Clone + Hash>(
     r: &mut Reducer<'_>,
     items: &[T],
@@ -56,6 +63,7 @@ pub(crate) fn greedy_scan<T: Copy + Sync, S: Clone + Hash>(
     after: &mut Successor<'_>,
     make: impl Fn(&Reducer<'_>, &S, T) -> Option<S> + Sync,
     render: impl Fn(&Reducer<'_>, &S, &mut Vec<u8>) + Sync,
+    mut failed: Option<&mut Vec<usize>>,
 ) -> Result<bool, ReduceError> {
     let mut start = 0;
     let mut accepted = false;
@@ -89,6 +97,11 @@ pub(crate) fn greedy_scan<T: Copy + Sync, S: Clone + Hash>(
             },
         )?;
         let tried = found.as_ref().map_or(rest.len(), |f| f.index + 1);
+        if let Some(failed) = failed.as_deref_mut() {
+            let lost = tried - usize::from(found.is_some());
+            let was_tested = |&i: &usize| make(reducer, current, rest[i]).is_some();
+            failed.extend((0..lost).filter(was_tested).map(|i| start + i));
+        }
         r.odds().record(Odds::SWEEP, tried as f64, found.is_some());
         let Some(f) = found else { break };
         r.accept(&f);

@@ -1,5 +1,5 @@
-//! `auto`'s rounds of GTR* skip the deletions that failed alone in an earlier round
-//! ([`crate::tried::Refused`]), and the pipeline's last round of the tree moves skips nothing.
+//! `auto`'s rounds of GTR* skip the deletions and substitutions that failed alone in an earlier
+//! round ([`crate::tried::Refused`]), and their fixpoint ends with a round that skips nothing.
 
 use super::algorithms::reduce_with;
 use super::toy::Toy;
@@ -7,11 +7,11 @@ use crate::{Algorithm, Format};
 use std::sync::Mutex;
 
 /// `A(x) B(y) W(j k)`, interesting while it holds `A(x)`, `B(y)`, `W(` and `k)`: worked by hand.
-/// Round 1 tries deleting `A(x)`, `B(y)` and `W(j k)` alone on the top level (each fails), then
-/// deletes `j` on the level below, which wins, so GTR* runs a second round over
+/// Round 1 tries deleting `A(x)`, `B(y)` and `W(j k)` alone on the top level, and substituting
+/// each by a child (`x B(y) W(j k)`, …): each fails. It then deletes `j` on the level below, which wins, so GTR* runs a second round over
 /// `A(x) B(y) W( k)` (Toy keeps the blank before a deleted node). The paper's second round
-/// tries deleting `A(x)` alone again, on the smaller file: ` B(y) W( k)`; `auto`'s round skips
-/// it, as it failed alone on the larger file.
+/// tries deleting `A(x)` alone again, on the smaller file: ` B(y) W( k)`, and substituting it by
+/// `x`; `auto`'s round skips both, as they failed alone on the larger file.
 const INPUT: &str = "A(x) B(y) W(j k)";
 const AGAIN: &str = " B(y) W( k)";
 
@@ -40,7 +40,7 @@ fn rounds(deletions_first: bool) -> (String, Vec<String>) {
 }
 
 #[test]
-fn autos_later_rounds_skip_the_deletions_that_failed_alone_before() {
+fn autos_later_rounds_skip_what_failed_alone_before() {
     let (paper, paper_seen) = rounds(false);
     let (auto, auto_seen) = rounds(true);
     assert_eq!(paper, "A(x) B(y) W( k)");
@@ -53,6 +53,18 @@ fn autos_later_rounds_skip_the_deletions_that_failed_alone_before() {
     for seen in [&paper_seen, &auto_seen] {
         assert!(seen.iter().any(|s| s == " B(y) W(j k)"), "{seen:#?}");
     }
+    // Likewise the substitution of `A(x)` by `x`, which failed in the first round.
+    for seen in [&paper_seen, &auto_seen] {
+        assert!(seen.iter().any(|s| s == "x B(y) W(j k)"), "{seen:#?}");
+    }
+    assert!(
+        paper_seen.iter().any(|s| s == "x B(y) W( k)"),
+        "{paper_seen:#?}"
+    );
+    assert!(
+        !auto_seen.iter().any(|s| s == "x B(y) W( k)"),
+        "{auto_seen:#?}"
+    );
 }
 
 /// `auto`'s rounds end with one that skips nothing: once the second round, which skips every
