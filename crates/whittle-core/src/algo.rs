@@ -292,9 +292,9 @@ fn run_algorithm(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), Reduce
 }
 
 /// GTR*'s rounds in `auto`'s order, to their fixpoint. Each round after the first skips the
-/// deletions that failed alone in an earlier one (`tried::Refused`); once such a round changes
-/// nothing, one more round skips nothing, and the fixpoint is where a round of those changes
-/// nothing, as in GTR*: the result is 1-minimal whatever the test.
+/// deletions and substitutions that failed alone in an earlier one (`tried::Refused`); once such
+/// a round changes nothing, one more round skips nothing, and the fixpoint is a round of those
+/// that changes nothing, as in GTR*: the result is 1-minimal whatever the test.
 fn auto_rounds(r: &mut Reducer<'_>, templates: &[Box<dyn Template>]) -> Result<(), ReduceError> {
     r.remember_refused_alone();
     loop {

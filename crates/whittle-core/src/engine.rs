@@ -99,7 +99,7 @@ pub struct Reducer<'a> {
     ended_failures: rustc_hash::FxHashMap<u64, (usize, Failures)>,
     /// The list moves' rewrites the test did not allow, by [`crate::lists`]'s key.
     refused: rustc_hash::FxHashSet<u64>,
-    /// The tree's deletions that failed alone in `auto`'s rounds ([`Refused`]).
+    /// The tree's edits that failed alone in `auto`'s rounds ([`Refused`]).
     refused_alone: Refused,
     /// How often the candidates of each kind of step won so far, for the speculation.
     odds: Odds,
@@ -334,12 +334,12 @@ impl<'a> Reducer<'a> {
         self.refused.insert(key);
     }
 
-    /// The tree's deletions that failed alone in `auto`'s rounds.
+    /// The tree's edits that failed alone in `auto`'s rounds.
     pub(crate) fn refused_alone(&self) -> &Refused {
         &self.refused_alone
     }
 
-    /// Records that the deletions `items` (of the current tree) of template `index` on `level`
+    /// Records that the edits `items` (of the current tree) of template `at.1` on level `at.0`
     /// failed alone ([`Refused::record`]).
     pub(crate) fn record_refused_alone(
         &mut self,

@@ -53,7 +53,7 @@ pub(crate) fn sweep_then(
 /// With `failed`, the indices of the items that were tried and failed are pushed onto it.
 #[allow(
     clippy::too_many_arguments,
-    reason = "the sweep's items, state, closures and outputs, each used once: a struct would only rename them"
+    reason = "the sweep's items, state, closures and outputs: a struct would only rename them"
 )]
 pub(crate) fn greedy_scan<T: Copy + Sync, S: Clone + Hash>(
     r: &mut Reducer<'_>,

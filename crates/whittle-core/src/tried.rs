@@ -72,17 +72,18 @@ impl Tried {
     }
 }
 
-/// The deletions that failed alone in a round of `auto`'s GTR, by content and level, so that the
-/// rounds after it skip them while the file only shrinks.
+/// The edits of the tree (deletions, substitutions) that failed alone in a round of `auto`'s
+/// GTR, by content and level, so that the rounds after it skip them while the file only shrinks.
 ///
 /// A deletion ddmin kept at the end of a run over a level failed alone there, or is ruled out by
-/// the run's failures (`Tested::Untried`): with a monotone test, deleting it from the smaller
-/// file of a later round fails too, and GTR*'s next round would pay a test for it again. On a
-/// file whose rounds each take a few declarations at the top level (made unused by deletions
-/// deeper down in the round before), that is one test per node of every level below, each round.
-/// `auto` (beyond the paper) skips them in its rounds after the first; once a round that skips
-/// changes nothing, the memory is switched off and one more round skips nothing
-/// (`algo::auto_rounds`), so the result is 1-minimal whatever the test.
+/// the run's failures (`Tested::Untried`); a substitution Alg. 5's sweep tried failed on top of
+/// the ones it kept. With a monotone test, the same edit of the smaller file of a later round
+/// fails too, and GTR*'s next round would pay a test for it again. On a file whose rounds each
+/// take a few declarations at the top level (made unused by deletions deeper down in the round
+/// before), that is one test per node of every level below, each round. `auto` (beyond the
+/// paper) skips them in its rounds after the first; once a round that skips changes nothing,
+/// the memory is switched off and one more round skips nothing (`algo::auto_rounds`), so the
+/// result is 1-minimal whatever the test.
 #[derive(Default)]
 pub(crate) struct Refused {
     keys: FxHashSet<u128>,
@@ -90,7 +91,7 @@ pub(crate) struct Refused {
 }
 
 impl Refused {
-    /// Records that the deletions `items` of template `index` on `level` failed alone.
+    /// Records that the edits `items` of template `index` on `level` failed alone.
     pub(crate) fn record(
         &mut self,
         tree: &Tree,

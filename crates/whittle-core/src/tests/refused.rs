@@ -8,10 +8,11 @@ use std::sync::Mutex;
 
 /// `A(x) B(y) W(j k)`, interesting while it holds `A(x)`, `B(y)`, `W(` and `k)`: worked by hand.
 /// Round 1 tries deleting `A(x)`, `B(y)` and `W(j k)` alone on the top level, and substituting
-/// each by a child (`x B(y) W(j k)`, …): each fails. It then deletes `j` on the level below, which wins, so GTR* runs a second round over
-/// `A(x) B(y) W( k)` (Toy keeps the blank before a deleted node). The paper's second round
-/// tries deleting `A(x)` alone again, on the smaller file: ` B(y) W( k)`, and substituting it by
-/// `x`; `auto`'s round skips both, as they failed alone on the larger file.
+/// each by a child (`x B(y) W(j k)`, …): each fails. It then deletes `j` on the level below,
+/// which wins, so GTR* runs a second round over `A(x) B(y) W( k)` (Toy keeps the blank before a
+/// deleted node). The paper's second round tries deleting `A(x)` alone again, on the smaller
+/// file: ` B(y) W( k)`, and substituting it by `x`; `auto`'s round skips both, as they failed
+/// alone on the larger file.
 const INPUT: &str = "A(x) B(y) W(j k)";
 const AGAIN: &str = " B(y) W( k)";
 
