@@ -59,31 +59,32 @@ pub(crate) fn apply_changes_then(
     changes: &[Splices],
     after: &mut Successor<'_>,
 ) -> Result<bool, ReduceError> {
-    let (kept, _) = apply_changes_keeping(r, changes, 0, after)?;
+    let (kept, ..) = apply_changes_keeping(r, changes, (0, 2), after)?;
     Ok(kept.len() < changes.len())
 }
 
-/// [`apply_changes_then`], returning the indices of the changes it could not apply, and
-/// whether each of those was tried alone. With a `floor` (bytes), ddmin does not split the
-/// changes into parts that save fewer bytes than that on average ([`Split::by_size_down_to`]):
-/// what it keeps then may hold changes not tried alone.
+/// [`apply_changes_then`], returning the indices of the changes it could not apply, whether
+/// each of those was tried alone, and the granularity ddmin ended at (0 if it did not run).
+/// With a `floor` (bytes), ddmin does not split the changes into parts that save fewer bytes
+/// than that on average ([`Split::by_size_from`]): what it keeps then may hold changes not
+/// tried alone. ddmin's first split is into `start` parts ([`Split::by_size_from`]).
 pub(crate) fn apply_changes_keeping(
     r: &mut Reducer<'_>,
     changes: &[Splices],
-    floor: usize,
+    (floor, start): (usize, usize),
     after: &mut Successor<'_>,
-) -> Result<(Vec<usize>, bool), ReduceError> {
+) -> Result<(Vec<usize>, bool, usize), ReduceError> {
     if changes.is_empty() {
-        return Ok((Vec::new(), true));
+        return Ok((Vec::new(), true, 0));
     }
     // The candidate that applies every change but those `kept`.
     let applying_all_but = |kept: &[usize]| Splices::all_but(changes, kept);
     let all = applying_all_but(&[]);
     // If applying them all fails, ddmin's first step comes next, or with a single change what
     // comes after this move: idle workers start it. Its parts hold about as many of the bytes
-    // the changes save each (`Split::by_size_down_to`).
+    // the changes save each (`Split::by_size_from`).
     let sizes: Rc<[usize]> = changes.iter().map(Splices::saves).collect();
-    let first = Split::by_size_down_to(sizes, floor);
+    let first = Split::by_size_from(sizes, floor, start);
     let reducer = &*r;
     let builds = after.builds();
     let after_move = Lazy::new(&mut *after, reducer);
@@ -126,10 +127,10 @@ pub(crate) fn apply_changes_keeping(
     )?;
     if let Some(f) = found {
         r.accept(&f);
-        return Ok((Vec::new(), true));
+        return Ok((Vec::new(), true, 0));
     }
     if changes.len() < 2 {
-        return Ok((vec![0], true));
+        return Ok((vec![0], true, 0));
     }
     // ddmin keeps the changes it could not apply; every other one was applied and accepted.
     let (kept, n) = ddmin_by(
@@ -143,5 +144,5 @@ pub(crate) fn apply_changes_keeping(
     )?;
     // Its last split was into single changes, unless the floor stopped it before.
     let alone = n >= kept.len();
-    Ok((kept, alone))
+    Ok((kept, alone, n))
 }

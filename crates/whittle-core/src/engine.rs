@@ -94,6 +94,8 @@ pub struct Reducer<'a> {
     minimal: bool,
     /// Where the last ddmin over a level (and template) ended; see `algo::ddmin_level`.
     granularity: rustc_hash::FxHashMap<(usize, usize), usize>,
+    /// Where each list move's last coarse run ended; see `lists::reduce_lists`.
+    list_granularity: rustc_hash::FxHashMap<&'static str, usize>,
     /// What the last ddmin run over some items found fails, by a key naming the items, for the
     /// plan of the next run over them ([`crate::ddmin::Known`]).
     ended_failures: rustc_hash::FxHashMap<u64, (usize, Failures)>,
@@ -163,6 +165,7 @@ impl<'a> Reducer<'a> {
             compiled,
             minimal: false,
             granularity: Default::default(),
+            list_granularity: Default::default(),
             ended_failures: Default::default(),
             refused: Default::default(),
             refused_alone: Refused::default(),
@@ -302,6 +305,15 @@ impl<'a> Reducer<'a> {
 
     pub(crate) fn set_granularity(&mut self, slot: (usize, usize), n: usize) {
         self.granularity.insert(slot, n);
+    }
+
+    /// The granularity list move `name`'s last coarse run ended at; 2 at first.
+    pub(crate) fn list_granularity(&self, name: &str) -> usize {
+        self.list_granularity.get(name).copied().unwrap_or(2)
+    }
+
+    pub(crate) fn set_list_granularity(&mut self, name: &'static str, n: usize) {
+        self.list_granularity.insert(name, n);
     }
 
     /// What the last ddmin run over the `len` items named `key` found fails (numbered as a run

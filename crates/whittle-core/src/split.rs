@@ -36,11 +36,11 @@ pub(crate) struct Split {
     /// `config` as a bit set over the run's items.
     pub(crate) bits: Vec<u64>,
     /// The sizes of the run's items, where its parts hold about equal shares of their bytes
-    /// rather than equal numbers of items ([`Split::by_size_down_to`]); every step of the run
+    /// rather than equal numbers of items ([`Split::by_size_from`]); every step of the run
     /// has them.
     sizes: Option<Rc<[usize]>>,
     /// With `sizes`: the run is not split into parts of fewer bytes than this on average
-    /// ([`Split::by_size_down_to`]); 0 for ddmin's finest split.
+    /// ([`Split::by_size_from`]); 0 for ddmin's finest split.
     floor: usize,
     /// With a floor: the bytes of `config`'s items (0 without one).
     bytes: usize,
@@ -108,14 +108,15 @@ impl Split {
         Split::new((0..len).collect(), start.max(2), 0)
     }
 
-    /// [`Split::by_size_down_to`] without a floor.
+    /// [`Split::by_size_from`] from two parts, without a floor.
     #[cfg(test)]
     pub(crate) fn by_size(sizes: Rc<[usize]>) -> Split {
-        Split::by_size_down_to(sizes, 0)
+        Split::by_size_from(sizes, 0, 2)
     }
 
-    /// [`Split::first`] from two parts over items of the given sizes, in parts of about as many
-    /// bytes each: `auto`'s text rewrites and list moves, by the bytes each saves. A batch's
+    /// [`Split::first`] from `start` parts (at least 2; fewer where the floor allows fewer) over
+    /// items of the given sizes, in parts of about as many bytes each: `auto`'s text rewrites and
+    /// list moves, by the bytes each saves. A batch's
     /// rewrites differ in size by orders of magnitude (a declaration with all its uses beside a
     /// hundred one-line ones); in parts of as many rewrites, ddmin tries a large one alone only
     /// at the granularity where it also tries every small one alone, and by size it tries the
@@ -124,9 +125,20 @@ impl Split {
     /// With a `floor` (bytes; 0: none) the run is coarse: where all its parts fail and twice as
     /// many would save fewer than `floor` bytes each on average, it ends, keeping what is left,
     /// whose items not yet tried alone are left to a later run (see `lists::reduce_lists`).
+    pub(crate) fn by_size_from(sizes: Rc<[usize]>, floor: usize, start: usize) -> Split {
+        let config: Vec<usize> = (0..sizes.len()).collect();
+        let bytes: usize = config.iter().map(|&i| item_size(&sizes, i)).sum();
+        let mut n = start.max(2);
+        while n > 2 && bytes < floor * n.min(config.len()) {
+            n /= 2;
+        }
+        Split::with_sizes((Some(sizes), floor), config, n, 0)
+    }
+
+    /// [`Split::by_size_from`] from two parts.
+    #[cfg(test)]
     pub(crate) fn by_size_down_to(sizes: Rc<[usize]>, floor: usize) -> Split {
-        let config = (0..sizes.len()).collect();
-        Split::with_sizes((Some(sizes), floor), config, 2, 0)
+        Split::by_size_from(sizes, floor, 2)
     }
 
     pub(crate) fn count(&self) -> usize {

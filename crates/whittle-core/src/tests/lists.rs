@@ -249,3 +249,58 @@ fn a_coarse_first_run_leaves_what_it_did_not_try_alone_to_the_next_round() {
     let by_move = &reduced.report.stats.tests_by_move;
     assert_eq!(by_move.get("rest"), Some(&3), "{by_move:?}");
 }
+
+/// `rest` (the `t`s), then `bodies` (the `b`s).
+const TS_THEN_BODIES: [ListMove; 2] = [DELETE_TS[0], MOVES[1]];
+
+#[test]
+fn a_coarse_run_starts_where_the_moves_last_coarse_run_ended() {
+    // Sixteen `t`s of 104 bytes each, `b(x)`, and a long word: 7 676 bytes, so a coarse run's
+    // parts save 119 bytes each at least (1/64 of the file); the sixteen save 1 664, so the runs
+    // go down to eight parts of two. The test needs every other `t` (`a`, `c`, …, `o`), so every
+    // part fails: all at once, halves, quarters, eighths (15 tests), and the run ends at eight
+    // parts. `bodies` then deletes `b(x)`, and `rest` runs again on a file no candidate was
+    // tested on: it tries all at once, then starts at eight parts, where it ended, not at two.
+    let pad = "y".repeat(100);
+    let long = format!("k{}", "x".repeat(6000));
+    let letters: Vec<char> = ('a'..='p').collect();
+    let ts: Vec<String> = letters.iter().map(|c| format!("t({c}{pad})")).collect();
+    let needed: Vec<String> = ts.iter().step_by(2).cloned().collect();
+    let input = format!("{} b(x) {long}", ts.join(" "));
+    let seen = Mutex::new(Vec::<Vec<String>>::new());
+    let test = |bytes: &[u8]| {
+        let text = String::from_utf8_lossy(bytes);
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let short = words
+            .iter()
+            .map(|w| w.replace(&pad, "").replace(&long, "L"));
+        seen.lock().unwrap().push(short.collect());
+        needed.iter().all(|t| words.contains(&t.as_str())) && words.contains(&long.as_str())
+    };
+    let reduced = auto(&TS_THEN_BODIES, input.as_bytes(), &test);
+    let seen = seen.into_inner().unwrap();
+    let t = |c: &char| format!("t({c})");
+    // The candidate that keeps `keep` of the `t`s, without `b(x)`.
+    let without_b = |keep: &[char]| {
+        let mut words: Vec<String> = keep.iter().map(t).collect();
+        words.push("L".to_string());
+        words
+    };
+    let bodies_won = seen
+        .iter()
+        .position(|s| *s == without_b(&letters))
+        .expect("bodies deletes b(x)");
+    // 15 tests of `rest` before it: the input, the empty file, then 1 + 2 + 4 + 8.
+    assert_eq!(bodies_won, 17, "{seen:#?}");
+    // Next: `rest` all at once, then its first eighth (`t(a)` and `t(b)` deleted).
+    assert_eq!(seen[bodies_won + 1], without_b(&[]), "{seen:#?}");
+    assert_eq!(seen[bodies_won + 2], without_b(&letters[2..]), "{seen:#?}");
+    // The run's nine tests (all at once, eight eighths) try no half of the `t`s again.
+    let run = &seen[bodies_won + 1..bodies_won + 10];
+    for half in [&letters[..8], &letters[8..]] {
+        assert!(!run.contains(&without_b(half)), "{run:#?}");
+    }
+    assert_eq!(run[8], without_b(&letters[..14]), "{run:#?}");
+    let best = String::from_utf8_lossy(&reduced.best);
+    assert_eq!(best.split_whitespace().count(), needed.len() + 1, "{best}");
+}
