@@ -116,11 +116,11 @@ impl Split {
 
     /// [`Split::first`] from `start` parts (at least 2; fewer where the floor allows fewer) over
     /// items of the given sizes, in parts of about as many bytes each: `auto`'s text rewrites and
-    /// list moves, by the bytes each saves. A batch's
-    /// rewrites differ in size by orders of magnitude (a declaration with all its uses beside a
-    /// hundred one-line ones); in parts of as many rewrites, ddmin tries a large one alone only
-    /// at the granularity where it also tries every small one alone, and by size it tries the
-    /// large ones alone early, the small ones still in groups.
+    /// list moves, by the bytes each saves. A batch's rewrites differ in size by orders of
+    /// magnitude (a declaration with all its uses beside a hundred one-line ones); in parts of
+    /// as many rewrites, ddmin tries a large one alone only at the granularity where it also
+    /// tries every small one alone, and by size it tries the large ones alone early, the small
+    /// ones still in groups.
     ///
     /// With a `floor` (bytes; 0: none) the run is coarse: where all its parts fail and twice as
     /// many would save fewer than `floor` bytes each on average, it ends, keeping what is left,
