@@ -126,13 +126,17 @@ impl Split {
     /// many would save fewer than `floor` bytes each on average, it ends, keeping what is left,
     /// whose items not yet tried alone are left to a later run (see `lists::reduce_lists`).
     pub(crate) fn by_size_from(sizes: Rc<[usize]>, floor: usize, start: usize) -> Split {
-        let config: Vec<usize> = (0..sizes.len()).collect();
-        let bytes: usize = config.iter().map(|&i| item_size(&sizes, i)).sum();
+        let config = (0..sizes.len()).collect();
+        let halves = Split::with_sizes((Some(sizes), floor), config, 2, 0);
         let mut n = start.max(2);
-        while n > 2 && bytes < floor * n.min(config.len()) {
+        while n > 2 && halves.below_floor(n) {
             n /= 2;
         }
-        Split::with_sizes((Some(sizes), floor), config, n, 0)
+        if n == 2 {
+            halves
+        } else {
+            halves.of_run(halves.config.clone(), n, 0)
+        }
     }
 
     /// [`Split::by_size_from`] from two parts.
