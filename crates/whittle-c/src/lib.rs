@@ -95,6 +95,7 @@ impl CFamily {
                 find: whittle_treesitter::gnu_attributes,
                 label: "attribute_specifier",
             }),
+            comments: self.lex.comments,
         }
     }
 }
@@ -130,6 +131,12 @@ impl Format for CFamily {
             ..self.spec()
         };
         whittle_treesitter::tidy(&spec, doc)
+    }
+
+    /// Comments, which the preprocessor replaces by a space (C-Reduce's and C-Vise's comment
+    /// pass): a file that was not preprocessed has them at every level.
+    fn blanks(&self, doc: &Document) -> Vec<whittle_core::NodeId> {
+        whittle_treesitter::comments(&self.spec(), doc)
     }
 
     /// The names, literals, numbers, blanks and placeholders of [`lex`]; `main` is never

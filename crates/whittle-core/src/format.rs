@@ -64,9 +64,9 @@ pub trait Format: Send + Sync {
         b""
     }
 
-    /// The nodes that hold only white space the format's syntax does not need (XML's runs of
-    /// white space between markup): `auto` deletes them all in one candidate before its tree
-    /// moves (`blanks.rs`). None by default (most formats keep such bytes between nodes).
+    /// The nodes that hold only what the format's syntax ignores (XML's runs of white space
+    /// between markup; the comments of a programming language): `auto` deletes them all in one
+    /// candidate before its tree moves (`blanks.rs`). None by default.
     fn blanks(&self, doc: &Document) -> Vec<NodeId> {
         let _ = doc;
         Vec::new()

@@ -67,6 +67,7 @@ fn spec() -> Spec {
             ends: b";:",
         }),
         optional: None,
+        comments: &["comment", "html_comment"],
     }
 }
 
@@ -236,6 +237,11 @@ impl Format for JavaScript {
 
     fn description(&self) -> &'static str {
         "JavaScript (tree-sitter-javascript; keeps ASI safe; swc parser gate; no JSX)"
+    }
+
+    /// Comments (`//`, `/* */`, and the `<!--` ones of scripts): what the language ignores.
+    fn blanks(&self, doc: &Document) -> Vec<whittle_core::NodeId> {
+        whittle_treesitter::comments(&spec(), doc)
     }
 
     fn lexicon(&self, doc: &Document) -> Option<whittle_core::Lexicon> {

@@ -825,3 +825,21 @@ fn module_specifiers_are_no_literals_to_shrink_but_other_strings_are() {
     literals.sort_unstable();
     assert_eq!(literals, ["'s2'", "'s3'", "'s4'"]);
 }
+
+#[test]
+fn the_blank_nodes_are_the_comments() {
+    let src = "a = 1 // one\n/* two */ b = 2\nf(/*x*/ 3, \"// no\")\nc\n";
+    let doc = parse(src);
+    let tree = &doc.tree;
+    let blanks = JavaScript.blanks(&doc);
+    let texts: Vec<&str> = (blanks.iter())
+        .map(|&n| std::str::from_utf8(tree.text(n)).unwrap())
+        .collect();
+    // Not the `//` inside the string.
+    assert_eq!(texts, ["// one", "/* two */", "/*x*/"]);
+    let edits: Edits = blanks.into_iter().map(|n| (n, Edit::Delete)).collect();
+    assert_eq!(
+        render(&doc, &edits),
+        "a = 1 \n b = 2\nf( 3, \"// no\")\nc\n"
+    );
+}

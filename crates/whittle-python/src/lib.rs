@@ -22,6 +22,7 @@ fn spec() -> Spec {
         tokens: &[],
         asi: None,
         optional: None,
+        comments: &["comment"],
     }
 }
 
@@ -179,6 +180,11 @@ impl Format for Python {
     /// A block that replaces a compound statement is rendered as its statements, re-indented.
     fn splices_lists(&self) -> bool {
         true
+    }
+
+    /// Comments, which the language ignores (an encoding declaration too: the test decides).
+    fn blanks(&self, doc: &Document) -> Vec<whittle_core::NodeId> {
+        whittle_treesitter::comments(&spec(), doc)
     }
 
     fn lexicon(&self, doc: &Document) -> Option<Lexicon> {

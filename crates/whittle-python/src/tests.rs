@@ -490,3 +490,24 @@ fn auto_writes_a_one_statement_body_on_its_header_line() {
     let reduced = auto(b"def f():\n    return 1\nf()\n", &test);
     assert_eq!(String::from_utf8(reduced.best).unwrap(), "def f():0\nf()\n");
 }
+
+#[test]
+fn the_blank_nodes_are_the_comments() {
+    let src = "# -*- coding: utf-8 -*-\ndef f():  # here\n    # alone\n    return '# no'\nx = 1  # c\ny = 2\n";
+    let doc = Python.parse(src.as_bytes()).expect("parses");
+    let tree = &doc.tree;
+    let blanks = Python.blanks(&doc);
+    let texts: Vec<&str> = (blanks.iter())
+        .map(|&n| std::str::from_utf8(tree.text(n)).unwrap())
+        .collect();
+    assert_eq!(
+        texts,
+        ["# -*- coding: utf-8 -*-", "# here", "# alone", "# c"]
+    );
+    let edits: Edits = blanks.into_iter().map(|n| (n, Edit::Delete)).collect();
+    // The line breaks after `# here` and `# c` stay: no line is joined to the one after it.
+    assert_eq!(
+        render(&doc, &edits),
+        "def f():  \n    return '# no'\nx = 1  \ny = 2\n"
+    );
+}

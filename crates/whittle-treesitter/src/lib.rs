@@ -19,7 +19,7 @@ pub use lexicon::{LexSpec, keep_renamable_names, lexicon, lexicon_with_free_name
 pub use mask::{Optional, gnu_attributes};
 pub use render::{Asi, render, tidy};
 
-use whittle_core::{Diagnostic, Document, ParseError, TreeBuilder};
+use whittle_core::{Diagnostic, Document, NodeId, ParseError, TreeBuilder};
 
 /// How one language is turned into a tree and back.
 #[derive(Clone, Debug)]
@@ -46,6 +46,9 @@ pub struct Spec {
     /// Spans the file can do without where the grammar fails on them (C's GNU attributes): see
     /// [`Optional`]. `None`: the file is parsed as it is.
     pub optional: Option<Optional>,
+    /// Node kinds that are comments. One that is deleted after a kept child on its line keeps
+    /// the line break after it (see [`render`]); they are the blank nodes of [`comments`].
+    pub comments: &'static [&'static str],
 }
 
 /// What [`render`] needs besides the tree: the spans whose lines must not be re-indented.
@@ -85,6 +88,28 @@ pub const ERROR_LABEL: &str = "ERROR";
 /// `ERROR` leaves and diagnostics; parsing fails only if tree-sitter cannot run at all.
 pub fn parse(spec: &Spec, input: &[u8]) -> Result<Document, ParseError> {
     parse_counting(spec, input).map(|(doc, _)| doc)
+}
+
+/// The comments of `doc` (the kinds [`Spec::comments`] lists), in pre-order: the blank nodes of
+/// [`whittle_core::Format::blanks`], which `auto` deletes in one candidate. A comment between
+/// two characters of words (`int/**/b`) is left out: without it they would make one word.
+pub fn comments(spec: &Spec, doc: &Document) -> Vec<NodeId> {
+    let kinds = spec.comments;
+    let tree = &doc.tree;
+    let src = tree.source();
+    let word = |i: Option<usize>| i.and_then(|i| src.get(i)).is_some_and(|&b| is_word(b));
+    (tree.nodes())
+        .filter(|&n| kinds.contains(&tree.label(n)))
+        .filter(|&n| {
+            let span = tree.span(n);
+            !(word(span.start.checked_sub(1)) && word(Some(span.end)))
+        })
+        .collect()
+}
+
+/// A byte of a word in the languages of this crate (a name, a keyword, a number).
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
 }
 
 /// [`parse`], and the number of places tree-sitter could not read: its `ERROR` nodes (each

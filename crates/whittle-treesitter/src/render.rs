@@ -172,7 +172,10 @@ fn push_body(tree: &Tree, edits: &Edits, spec: &Spec, n: NodeId, stack: &mut Vec
     seq.push(Task::Copy(first.start, first.end));
     // Whether a statement was deleted since the last one written.
     let mut deleted = false;
+    // Whether a kept child was written since the last line break.
+    let mut on_line = false;
     for (i, &k) in kids.iter().enumerate() {
+        on_line |= kept[i];
         match asi {
             Some(asi) if !asi.extras.contains(&tree.label(k)) => {
                 if kept[i] {
@@ -202,13 +205,24 @@ fn push_body(tree: &Tree, edits: &Edits, spec: &Spec, n: NodeId, stack: &mut Vec
             }
             seq.push(Task::Copy(start, g.end));
         } else if is_separator(spec, &src[g.clone()]) {
-            if kept[i] && kept[i + 1..].iter().any(|&k| k) {
+            // A deleted comment after a kept child on its line keeps the line break after it,
+            // so the lines around it do not join (`x = 1  # c⏎y = 2` without the comment is
+            // not `x = 1  y = 2`, nor is a preprocessor line written at the end of another).
+            // JavaScript's lists keep statements apart by ASI instead.
+            let line_ends = !kept[i]
+                && on_line
+                && spec.asi.is_none()
+                && spec.comments.contains(&tree.label(k))
+                && src[g.clone()].contains(&b'\n');
+            if (kept[i] || line_ends) && kept[i + 1..].iter().any(|&k| k) {
                 seq.push(Task::Copy(g.start, g.end));
+                on_line &= !src[g.clone()].contains(&b'\n');
             }
         } else if asi.is_some() {
             seq.push(Task::ListGap(g.start, g.end));
         } else {
             seq.push(Task::Copy(g.start, g.end));
+            on_line &= !src[g.clone()].contains(&b'\n');
         }
     }
     if asi.is_some() {

@@ -11,6 +11,7 @@ fn python() -> Spec {
         tokens: &[],
         asi: None,
         optional: None,
+        comments: &["comment"],
     }
 }
 
@@ -273,6 +274,7 @@ fn javascript() -> Spec {
             ends: b";",
         }),
         optional: None,
+        comments: &["comment"],
     }
 }
 

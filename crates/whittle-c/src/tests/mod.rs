@@ -481,3 +481,24 @@ fn an_include_path_is_no_literal_to_shrink_but_other_strings_are() {
         .collect();
     assert_eq!(literals, ["\"text\""]);
 }
+
+#[test]
+fn the_blank_nodes_are_the_comments() {
+    let src = "/* head */\n#define N 1 // n\nint a; // x\n#define M 2\nchar/**/*s = \"/* no */\";\nint/**/b;\n";
+    let doc = C.parse(src.as_bytes()).expect("parses");
+    let tree = &doc.tree;
+    let blanks = C.blanks(&doc);
+    let texts: Vec<&str> = (blanks.iter())
+        .map(|&n| std::str::from_utf8(tree.text(n)).unwrap())
+        .collect();
+    assert_eq!(texts, ["/* head */", "// x", "/**/"]);
+    let edits: Edits = blanks.into_iter().map(|n| (n, Edit::Delete)).collect();
+    let mut out = Vec::new();
+    C.render(&doc, &edits, &mut out);
+    // `// n` is part of the `#define`; the line break after `// x` stays, so `#define M`
+    // still starts its line; `int/**/b` keeps its comment, which holds two words apart.
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "#define N 1 // n\nint a; \n#define M 2\nchar*s = \"/* no */\";\nint/**/b;\n"
+    );
+}
