@@ -68,7 +68,9 @@ enum Task {
 ///   ends the file with it too, so that the candidates made after it carry no final line break
 ///   that a later move would take off (and test them again without), nor is the empty file
 ///   written as a line break (`a();⏎b();⏎` without `b();` is `a();`, without both it is empty,
-///   which was tested at the start).
+///   which was tested at the start). A deleted comment ([`Spec::comments`]) that ends a line a
+///   kept child starts keeps the line break after it instead, outside JavaScript's lists (ASI
+///   keeps their statements apart): `x = 1  # c⏎y = 2` without it is `x = 1  ⏎y = 2`.
 /// * When `spec.reindent` is set and a node is replaced by a descendant that starts a line at
 ///   another indentation, every following line of the descendant's text has that indentation
 ///   prefix swapped for the node's own, except lines inside protected nodes (multi-line strings).
