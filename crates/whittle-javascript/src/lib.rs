@@ -198,7 +198,7 @@ const LEX: LexSpec = LexSpec {
     reserved: &["do", "if", "in"],
     keep_indentation: false,
     joinable: None,
-    is_word,
+    is_word: whittle_treesitter::is_word,
 };
 
 /// The module an import, an export or a call of `require` or `import` names: `'x'` of
@@ -220,10 +220,6 @@ fn is_module_specifier(tree: &Tree, n: NodeId) -> bool {
         }),
         _ => false,
     }
-}
-
-fn is_word(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
 }
 
 impl Format for JavaScript {

@@ -107,8 +107,10 @@ pub fn comments(spec: &Spec, doc: &Document) -> Vec<NodeId> {
         .collect()
 }
 
-/// A byte of a word in the languages of this crate (a name, a keyword, a number).
-fn is_word(b: u8) -> bool {
+/// A byte of a word (a name, a keyword, a number) in the languages of this crate: ASCII letters
+/// and digits, `_`, `$` (JavaScript's names, a GNU C extension) and every byte of a non-ASCII
+/// character. JavaScript's [`LexSpec::is_word`].
+pub fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
 }
 

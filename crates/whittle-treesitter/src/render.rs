@@ -211,14 +211,15 @@ fn push_body(tree: &Tree, edits: &Edits, spec: &Spec, n: NodeId, stack: &mut Vec
             // so the lines around it do not join (`x = 1  # c⏎y = 2` without the comment is
             // not `x = 1  y = 2`, nor is a preprocessor line written at the end of another).
             // JavaScript's lists keep statements apart by ASI instead.
-            let line_ends = !kept[i]
+            let breaks = src[g.clone()].contains(&b'\n');
+            let line_ends = breaks
+                && !kept[i]
                 && on_line
                 && spec.asi.is_none()
-                && spec.comments.contains(&tree.label(k))
-                && src[g.clone()].contains(&b'\n');
+                && spec.comments.contains(&tree.label(k));
             if (kept[i] || line_ends) && kept[i + 1..].iter().any(|&k| k) {
                 seq.push(Task::Copy(g.start, g.end));
-                on_line &= !src[g.clone()].contains(&b'\n');
+                on_line &= !breaks;
             }
         } else if asi.is_some() {
             seq.push(Task::ListGap(g.start, g.end));
