@@ -33,11 +33,13 @@ pub(crate) const MOVES: [ListMove; 5] = [
         name: "unused-decl",
         changes: unused_declarations,
         after_tree: false,
+        between_levels: true,
     },
     ListMove {
         name: "body-to-decl",
         changes: bodies_to_prototypes,
         after_tree: false,
+        between_levels: false,
     },
     // Before the tree moves: each candidate that passes takes what the tree moves would
     // delete level by level, at a test per node at least (on `pr108498`, `struct S` with the
@@ -46,11 +48,13 @@ pub(crate) const MOVES: [ListMove; 5] = [
         name: "decl-with-uses",
         changes: crate::with_uses::declarations_with_uses,
         after_tree: false,
+        between_levels: false,
     },
     ListMove {
         name: "decl-with-uses",
         changes: crate::with_uses::declarations_with_uses,
         after_tree: true,
+        between_levels: false,
     },
     // Once the tree moves have emptied what they can: a namespace that still holds something
     // the test needs loses its head and braces (C++; C has no namespace).
@@ -58,6 +62,7 @@ pub(crate) const MOVES: [ListMove; 5] = [
         name: "namespace-erase",
         changes: crate::flatten::erased_namespaces,
         after_tree: true,
+        between_levels: false,
     },
 ];
 

@@ -173,7 +173,12 @@ fn run_auto(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
             continue;
         }
         // At the fixpoint, the moves the test refuses most, once.
-        if !crate::below::reduce_last(r)? && !deferred {
+        if crate::below::reduce_last(r)? || deferred {
+            continue;
+        }
+        // The tree moves' rounds skipped what failed alone in an earlier one: the pipeline ends
+        // with a round that skips nothing and changes nothing.
+        if !confirming_round(r)? {
             break;
         }
     }
@@ -241,7 +246,7 @@ fn try_forbidden(
 /// GTR's `runs` (and whether they reach its end), then, if they do: with rules, the sweep over
 /// what they forbid, and the tidy rendering (when no list move comes first), and in `auto` what
 /// follows it.
-fn then_the_end(
+pub(crate) fn then_the_end(
     r: &Reducer<'_>,
     v: View<'_>,
     templates: &[Box<dyn Template>],
@@ -291,18 +296,28 @@ fn run_algorithm(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), Reduce
     }
 }
 
-/// GTR*'s rounds in `auto`'s order, to their fixpoint. Each round after the first skips the
-/// deletions and substitutions that failed alone in an earlier one (`tried::Refused`); once such
-/// a round changes nothing, one more round skips nothing, and the fixpoint is a round of those
-/// that changes nothing, as in GTR*: the result is 1-minimal whatever the test.
+/// GTR*'s rounds in `auto`'s order, until one changes nothing. Each skips the deletions and
+/// substitutions that failed alone in an earlier one, in this run of the tree moves or an
+/// earlier one of the pipeline (`tried::Refused`): while the other moves only shrink the file or
+/// rename its names, such an edit fails again. So the round that ends the run may still have
+/// skipped an edit that would now win; the pipeline ends only with a round that skips nothing
+/// ([`confirming_round`]).
 fn auto_rounds(r: &mut Reducer<'_>, templates: &[Box<dyn Template>]) -> Result<(), ReduceError> {
-    r.remember_refused_alone();
-    loop {
-        let changed = gtr_round(r, templates, true, true)?;
-        if !changed && !r.forget_refused_alone() {
-            return Ok(());
-        }
-    }
+    fixpoint(r, |r| gtr_round(r, templates, true, true))
+}
+
+/// The round of GTR* in `auto`'s order that ends the pipeline when it changes nothing: the
+/// memory of what failed alone is forgotten first, so it skips nothing, and its fixpoint is a
+/// round that tries every item and changes nothing, as GTR*'s: the result is 1-minimal whatever
+/// the test. What fails alone in it is remembered anew for the rounds after it. Returns whether
+/// it changed anything. Waiting for the pipeline's end rather than ending each run of the tree
+/// moves this way, the moves below the tree (a few tests each) come before it, and a run of the
+/// tree moves after them skips what the runs before tried.
+fn confirming_round(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
+    r.set_phase("tree");
+    r.forget_refused_alone();
+    let templates = r.format().templates();
+    gtr_round(r, &templates, true, true)
 }
 
 /// Repeats a round until it accepts nothing (HDD*, GTR* of Alg. 6).
@@ -431,6 +446,7 @@ pub(crate) fn gtr_round(
         // order, those passes try only what the passes before them have not (`tried.rs`).
         let mut tried = deletions_first.then(|| Tried::new(templates.len()));
         let mut again = true;
+        let mut level_changed = false;
         while again {
             again = false;
             for (i, t) in templates.iter().enumerate() {
@@ -463,6 +479,7 @@ pub(crate) fn gtr_round(
                         Order {
                             deletions_first,
                             tried: tried.filter(|_| here),
+                            skips_refused: deletions_first,
                         },
                     );
                     then_the_end(r, v, templates, runs, deletions_first)
@@ -470,11 +487,17 @@ pub(crate) fn gtr_round(
                 let next = |r: &Reducer<'_>, v: View<'_>, now| after_run(r, v, (level, i), now);
                 let past = |r: &Reducer<'_>, v: View<'_>, origin| after_run(r, v, origin, true);
                 let after = Successor::new(r, &next).continued(r, &past);
-                let level_changed =
+                let run_changed =
                     apply_items(r, (level, i), t.as_ref(), &items, deletions_first, after)?;
-                changed |= level_changed;
-                again |= level_changed && !t.at_most_one();
+                changed |= run_changed;
+                level_changed |= run_changed;
+                again |= run_changed && !t.at_most_one();
             }
+        }
+        // In `auto`'s order, what the format's list moves between levels take once this level
+        // has changed (C's declarations its deletions left unused), before the levels below.
+        if deletions_first && level_changed {
+            changed |= crate::lists::reduce_between_levels(r)?;
         }
         level += 1;
     }

@@ -308,12 +308,24 @@ fn after_move(
         last[COUNT - LAST..].fill(true);
         failing_moves(v, &lex, &last, 0, &mut candidates);
     }
-    // After the last moves that change nothing, the byte tail or (a deferred list move) the
-    // list moves.
+    // After moves that changed something, the tree moves' rounds (where no list move comes
+    // first), and what follows them if they change nothing: the tidy rendering, and the next
+    // first round of these moves. After the last moves that change nothing, the round of the
+    // tree moves that ends the pipeline (or, after a deferred list move, the list moves).
+    let templates = r.format().templates();
     let to_tree = whole && (round == Round::Again || changed_any);
     let tree = (to_tree && r.format().list_moves().is_empty())
-        .then(|| Lookahead::round(r, v, &r.format().templates(), true).0)
+        .then(|| {
+            let runs = Lookahead::round(r, v, &templates, true);
+            crate::algo::then_the_end(r, v, &templates, runs, true)
+        })
         .flatten();
+    let confirming = whole && round == Round::Last && !changed_any;
+    let tree = tree.or_else(|| {
+        confirming
+            .then(|| Lookahead::confirming_round(r, v, &templates).0)
+            .flatten()
+    });
     let moves = candidates.into_iter().map(|s| Some(Lookahead::splices(s)));
     Lookahead::chain(moves.chain([tree]))
 }

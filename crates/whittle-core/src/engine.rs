@@ -361,15 +361,9 @@ impl<'a> Reducer<'a> {
         (self.refused_alone).record(&self.doc.tree, at, items);
     }
 
-    /// Starts the memory of [`Reducer::record_refused_alone`] anew, switched on.
-    pub(crate) fn remember_refused_alone(&mut self) {
+    /// Forgets what [`Reducer::record_refused_alone`] recorded: the next round skips nothing.
+    pub(crate) fn forget_refused_alone(&mut self) {
         self.refused_alone = Refused::default();
-    }
-
-    /// Switches the memory of [`Reducer::record_refused_alone`] off (it is forgotten); returns
-    /// whether it was on.
-    pub(crate) fn forget_refused_alone(&mut self) -> bool {
-        self.refused_alone.switch_off()
     }
 
     /// Whether the result was shown minimal by an exhaustive search.

@@ -217,6 +217,12 @@ pub struct ListMove {
     /// is long on a large input and whose rewrites the tree moves would mostly make anyway (a
     /// declaration deleted with its uses), cheap once the tree moves have shrunk the file.
     pub after_tree: bool,
+    /// Whether the move also runs between the levels of the tree moves' rounds, after each
+    /// level they changed, before the levels below it (`auto`'s order). Only for a move whose
+    /// whole list usually passes at once: C's declarations that nothing names any more once a
+    /// level's deletions took their uses, which the next round's pass over the top levels
+    /// would find at a test per node, after the levels below had reduced their bodies.
+    pub between_levels: bool,
 }
 
 impl std::fmt::Debug for ListMove {

@@ -8,6 +8,7 @@ use crate::below::renders_splices;
 use crate::changes::apply_changes_keeping;
 use crate::engine::Reducer;
 use crate::error::ReduceError;
+use crate::format::ListMove;
 use crate::lexicon::Splices;
 use crate::lookahead::Successor;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -38,52 +39,87 @@ pub(crate) fn reduce_lists(
     let (mut changed_any, mut deferred) = (false, false);
     let mut next = 0;
     while let Some(m) = moves.get(next) {
-        r.commit()?;
-        if !renders_splices(r) {
+        let Some((changed, alone)) = run_move(r, m, coarse)? else {
             break;
-        }
-        // A rewrite the test refused in an earlier round (the function whose compilation
-        // crashes is one no declaration names) is not listed again: ddmin would spend tests
-        // in every round finding it anew. The tree moves still try to delete it.
-        let source = r.tree().source();
-        let (changes, keys): (Vec<Splices>, Vec<u64>) = (m.changes)(r.doc())
-            .into_iter()
-            .map(|c| {
-                let k = key(m.name, &c, source);
-                (c, k)
-            })
-            .filter(|&(_, k)| !r.refused_before(k))
-            .unzip();
-        r.set_phase(m.name);
-        // A coarse run starts at the granularity where the move's last coarse run ended: its
-        // coarser parts each held a rewrite the test needed (on the 1.1 MB C++ file, none of
-        // `decl-with-uses`' 140 tests in parts of 2 to 31 won in the whole run), as the tree's
-        // ddmin over a level starts where the last run over it ended.
-        let (floor, start) = if coarse {
-            (r.best().len() / COARSE_SHARE, r.list_granularity(m.name))
-        } else {
-            (0, 2)
         };
-        let (kept, alone, ended) =
-            apply_changes_keeping(r, &changes, (floor, start), &mut Successor::none())?;
-        if coarse && ended > 0 {
-            r.set_list_granularity(m.name, ended);
-        }
-        // What was not tried alone may pass once the rest has gone.
-        if alone {
-            for &i in &kept {
-                r.refuse(keys[i]);
-            }
-        } else {
-            deferred = true;
-        }
-        let changed = kept.len() < changes.len();
-        r.commit()?;
+        deferred |= !alone;
         changed_any |= changed;
         next = if changed { 0 } else { next + 1 };
     }
     r.set_phase("tree");
     Ok((changed_any, deferred))
+}
+
+/// The format's list moves that run between the levels of the tree moves
+/// ([`crate::ListMove::between_levels`]), each over the document the one before left, again from
+/// the first while one changes something. A move whose rewrite the test refused does not list it
+/// again ([`run_move`]), so a level that leaves nothing new for them costs no test. Returns
+/// whether anything changed.
+pub(crate) fn reduce_between_levels(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
+    let moves: Vec<_> = (r.format().list_moves().iter())
+        .filter(|m| m.between_levels)
+        .collect();
+    let mut changed_any = false;
+    let mut next = 0;
+    while let Some(m) = moves.get(next) {
+        let Some((changed, _)) = run_move(r, m, false)? else {
+            break;
+        };
+        changed_any |= changed;
+        next = if changed { 0 } else { next + 1 };
+    }
+    r.set_phase("tree");
+    Ok(changed_any)
+}
+
+/// One run of the list move `m` over the current document (see [`reduce_lists`] for `coarse`),
+/// then a commit. Returns whether it changed something and whether it tried each rewrite it
+/// kept alone (`None`: the format's splices are not rendered on the source, so no list move
+/// runs).
+fn run_move(
+    r: &mut Reducer<'_>,
+    m: &ListMove,
+    coarse: bool,
+) -> Result<Option<(bool, bool)>, ReduceError> {
+    r.commit()?;
+    if !renders_splices(r) {
+        return Ok(None);
+    }
+    // A rewrite the test refused in an earlier round (the function whose compilation
+    // crashes is one no declaration names) is not listed again: ddmin would spend tests
+    // in every round finding it anew. The tree moves still try to delete it.
+    let source = r.tree().source();
+    let (changes, keys): (Vec<Splices>, Vec<u64>) = (m.changes)(r.doc())
+        .into_iter()
+        .map(|c| {
+            let k = key(m.name, &c, source);
+            (c, k)
+        })
+        .filter(|&(_, k)| !r.refused_before(k))
+        .unzip();
+    r.set_phase(m.name);
+    // A coarse run starts at the granularity where the move's last coarse run ended: its
+    // coarser parts each held a rewrite the test needed (on the 1.1 MB C++ file, none of
+    // `decl-with-uses`' 140 tests in parts of 2 to 31 won in the whole run), as the tree's
+    // ddmin over a level starts where the last run over it ended.
+    let (floor, start) = if coarse {
+        (r.best().len() / COARSE_SHARE, r.list_granularity(m.name))
+    } else {
+        (0, 2)
+    };
+    let (kept, alone, ended) =
+        apply_changes_keeping(r, &changes, (floor, start), &mut Successor::none())?;
+    if coarse && ended > 0 {
+        r.set_list_granularity(m.name, ended);
+    }
+    // What was not tried alone may pass once the rest has gone.
+    if alone {
+        for &i in &kept {
+            r.refuse(keys[i]);
+        }
+    }
+    r.commit()?;
+    Ok(Some((kept.len() < changes.len(), alone)))
 }
 
 /// A coarse run's parts save at least 1/this of the file each, on average ([`reduce_lists`]).

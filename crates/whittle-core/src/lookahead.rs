@@ -57,11 +57,14 @@ const CHAINED_CANDIDATES: usize = 1024;
 
 /// How `auto` orders GTR, beyond the paper: with `deletions_first`, a wide level's
 /// substitutions wait for the deletions of the level below (see `algo::gtr_round`); `tried`:
-/// what the passes over the current level have tried, which its next pass skips (`tried.rs`).
+/// what the passes over the current level have tried, which its next pass skips (`tried.rs`);
+/// `skips_refused`: whether the runs skip what failed alone in earlier rounds (`auto`'s rounds
+/// do, but for the one that ends the pipeline: `algo::confirming_round`).
 #[derive(Clone, Copy)]
 pub(crate) struct Order<'a> {
     pub(crate) deletions_first: bool,
     pub(crate) tried: Option<&'a Tried>,
+    pub(crate) skips_refused: bool,
 }
 
 /// What the passes before a run tried of its items: none of them (another level, or the next
@@ -151,6 +154,22 @@ impl Lookahead {
         let order = Order {
             deletions_first,
             tried: None,
+            skips_refused: deletions_first,
+        };
+        Lookahead::templates_from(r, v, templates, (0, 0), (false, false), order)
+    }
+
+    /// The round of `auto`'s GTR that ends the pipeline (`algo::confirming_round`): it forgets
+    /// what failed alone before it, so it skips none of it.
+    pub(crate) fn confirming_round(
+        r: &Reducer<'_>,
+        v: View<'_>,
+        templates: &[Box<dyn Template>],
+    ) -> (Option<Lookahead>, bool) {
+        let order = Order {
+            deletions_first: true,
+            tried: None,
+            skips_refused: false,
         };
         Lookahead::templates_from(r, v, templates, (0, 0), (false, false), order)
     }
@@ -206,7 +225,7 @@ impl Lookahead {
                 _ => None,
             };
             let t = templates[j].as_ref();
-            if let Some(step) = Lookahead::template(r, v, (l, j), t, tried, order.deletions_first) {
+            if let Some(step) = Lookahead::template(r, v, (l, j), t, tried, order) {
                 candidates += step.count();
                 steps.extend(step.steps);
             }
@@ -235,18 +254,19 @@ impl Lookahead {
     }
 
     /// The first step of template `index` (`t`) over `level`; with `tried`, over the items it
-    /// has not tried there (see `algo::level_items`); `auto`: in `auto`'s order.
+    /// has not tried there (see `algo::level_items`); in the paper's order or `auto`'s.
     fn template(
         r: &Reducer<'_>,
         v: View<'_>,
         (level, index): (usize, usize),
         t: &dyn Template,
         tried: Option<&Tried>,
-        auto: bool,
+        order: Order<'_>,
     ) -> Option<Lookahead> {
+        let auto = order.deletions_first;
         let (items, _) = template_items(v, &v.doc.tree.level(level), t);
         let before = items.len();
-        let items = if auto {
+        let items = if auto && order.skips_refused {
             (r.refused_alone()).skip(&v.doc.tree, (level, index), items)
         } else {
             items

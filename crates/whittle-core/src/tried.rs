@@ -81,13 +81,12 @@ impl Tried {
 /// fails too, and GTR*'s next round would pay a test for it again. On a file whose rounds each
 /// take a few declarations at the top level (made unused by deletions deeper down in the round
 /// before), that is one test per node of every level below, each round. `auto` (beyond the
-/// paper) skips them in its rounds after the first; once a round that skips changes nothing,
-/// the memory is switched off and one more round skips nothing (`algo::auto_rounds`), so the
-/// result is 1-minimal whatever the test.
+/// paper) skips them in its rounds after the first, across the runs of the tree moves of its
+/// pipeline; once nothing else changes the file, the memory is forgotten and one more round
+/// skips nothing (`algo::confirming_round`), so the result is 1-minimal whatever the test.
 #[derive(Default)]
 pub(crate) struct Refused {
     keys: FxHashSet<u128>,
-    off: bool,
 }
 
 impl Refused {
@@ -98,9 +97,6 @@ impl Refused {
         (level, index): (usize, usize),
         items: impl IntoIterator<Item = (NodeId, Edit)>,
     ) {
-        if self.off {
-            return;
-        }
         (self.keys).extend(
             items
                 .into_iter()
@@ -115,19 +111,13 @@ impl Refused {
         (level, index): (usize, usize),
         items: Vec<(NodeId, Edit)>,
     ) -> Vec<(NodeId, Edit)> {
-        if self.off || self.keys.is_empty() {
+        if self.keys.is_empty() {
             return items;
         }
         items
             .into_iter()
             .filter(|&item| !self.keys.contains(&key_at(tree, level, index, item)))
             .collect()
-    }
-
-    /// Switches the memory off (it is forgotten); returns whether it was on.
-    pub(crate) fn switch_off(&mut self) -> bool {
-        self.keys = FxHashSet::default();
-        !std::mem::replace(&mut self.off, true)
     }
 }
 

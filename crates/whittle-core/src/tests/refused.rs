@@ -69,25 +69,51 @@ fn autos_later_rounds_skip_what_failed_alone_before() {
 }
 
 /// `auto`'s rounds end with one that skips nothing: once the second round, which skips every
-/// deletion, has changed nothing, a third tries them all again, and the deletion of `A(x)` from
-/// the smaller file is tried there, once. With a test that is not monotone (it accepts
-/// ` B(y) W( k)` though it refused every larger file without `A(x)`), that round takes it, so
-/// the result stays 1-minimal whatever the test.
+/// deletion, has changed nothing, and the moves after the tree moves have taken the blanks
+/// (`A(x)B(y)W(k)`), the pipeline's last round tries them all again, and the deletion of `A(x)`
+/// from the smaller file (`B(y)W(k)`) is tried there, once. With a test that is not monotone (it
+/// accepts that file though it refused every larger file without `A(x)`), that round takes it,
+/// so the result stays 1-minimal whatever the test.
 #[test]
 fn autos_last_round_skips_nothing() {
     let seen = Mutex::new(Vec::new());
     let oracle = |b: &[u8]| {
         let text = String::from_utf8_lossy(b).into_owned();
-        let keep = text == AGAIN || interesting(&text);
+        let keep = text == LAST || interesting(&text);
         seen.lock().unwrap().push(text);
         keep
     };
     let (out, _) = reduce_with(INPUT, &oracle, 1, None, |r| crate::run(r, Algorithm::Auto));
     let seen = seen.into_inner().unwrap();
-    assert_eq!(seen.iter().filter(|s| *s == AGAIN).count(), 1, "{seen:#?}");
-    // The first round's deletion of `A(x)`, refused, came first.
+    assert_eq!(seen.iter().filter(|s| *s == LAST).count(), 1, "{seen:#?}");
+    // The first round's deletion of `A(x)`, refused, came first, then the blanks' move.
     let at = |c: &str| seen.iter().position(|s| s == c);
-    assert!(at(" B(y) W(j k)") < at(AGAIN), "{seen:#?}");
-    assert!(out.len() <= AGAIN.len(), "{out:?}");
-    assert!(!out.contains("A(x)"), "{out:?}");
+    assert!(at(" B(y) W(j k)") < at("A(x)B(y)W(k)"), "{seen:#?}");
+    assert!(at("A(x)B(y)W(k)") < at(LAST), "{seen:#?}");
+    assert_eq!(out, LAST);
+}
+
+/// [`INPUT`] without `A(x)` and `j`, and without the blanks the moves below the tree take.
+const LAST: &str = "B(y)W(k)";
+
+/// `auto` remembers what failed alone across its pipeline's runs of the tree moves and tries it
+/// again in its last round only: with a monotone test, deleting `A(x)` is tested in the first
+/// round (` B(y) W(j k)`), and once more at the end, from the file the moves after the tree
+/// moves left (`B(y)W(k)`), not from the file the tree moves' first run left (` B(y) W( k)`).
+#[test]
+fn autos_pipeline_tries_what_failed_alone_again_only_at_its_end() {
+    let seen = Mutex::new(Vec::new());
+    let oracle = |b: &[u8]| {
+        let text = String::from_utf8_lossy(b).into_owned();
+        let keep = interesting(&text);
+        seen.lock().unwrap().push(text);
+        keep
+    };
+    let (out, _) = reduce_with(INPUT, &oracle, 1, None, |r| crate::run(r, Algorithm::Auto));
+    let seen = seen.into_inner().unwrap();
+    assert_eq!(out, "A(x)B(y)W(k)");
+    for (candidate, times) in [(" B(y) W(j k)", 1), (AGAIN, 0), (LAST, 1)] {
+        let n = seen.iter().filter(|s| *s == candidate).count();
+        assert_eq!(n, times, "{candidate}: {seen:#?}");
+    }
 }

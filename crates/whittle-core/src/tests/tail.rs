@@ -44,6 +44,7 @@ fn past_a_win_in_a_later_run_the_plan_sees_what_gtr_does_over_the_winner() {
     let order = Order {
         deletions_first: false,
         tried: None,
+        skips_refused: false,
     };
     let after = |r: &Reducer<'_>, v: View<'_>, origin: Origin| {
         Lookahead::after_template(r, v, &templates, origin, (false, false), order).0
