@@ -27,9 +27,9 @@ fn deleting(doc: &Document, label: &str) -> Vec<Splices> {
         .collect()
 }
 
-/// Three list moves, each deleting top-level nodes of one label.
-const MOVES: [ListMove; 3] = [
-    // `u` is used by `b`: it can only go once no `b` is left.
+/// A list move that deletes every top-level `u` once no `b` is left anywhere (as C's unused
+/// declarations once their uses are gone), between the tree moves' levels or not.
+const fn unused(between_levels: bool) -> ListMove {
     ListMove {
         name: "unused",
         changes: |doc| {
@@ -40,8 +40,14 @@ const MOVES: [ListMove; 3] = [
             deleting(doc, "u")
         },
         after_tree: false,
-        between_levels: false,
-    },
+        between_levels,
+    }
+}
+
+/// Three list moves, each deleting top-level nodes of one label.
+const MOVES: [ListMove; 3] = [
+    // `u` is used by `b`: it can only go once no `b` is left.
+    unused(false),
     ListMove {
         name: "bodies",
         changes: |doc| deleting(doc, "b"),
@@ -313,24 +319,9 @@ fn a_coarse_run_starts_where_the_moves_last_coarse_run_ended() {
     assert_eq!(best.split_whitespace().count(), needed.len() + 1, "{best}");
 }
 
-/// A list move that deletes every top-level `u` once no `b` is left anywhere (as C's unused
-/// declarations once their uses are gone), between the tree moves' levels or not.
-const fn unused_after_b(between_levels: bool) -> [ListMove; 1] {
-    [ListMove {
-        name: "unused",
-        changes: |doc| {
-            let tree = &doc.tree;
-            if tree.nodes().any(|n| tree.label(n) == "b") {
-                return Vec::new();
-            }
-            deleting(doc, "u")
-        },
-        after_tree: false,
-        between_levels,
-    }]
-}
-const BETWEEN: [ListMove; 1] = unused_after_b(true);
-const NOT_BETWEEN: [ListMove; 1] = unused_after_b(false);
+/// [`unused`], between the levels of the tree moves or not.
+const BETWEEN: [ListMove; 1] = [unused(true)];
+const NOT_BETWEEN: [ListMove; 1] = [unused(false)];
 
 #[test]
 fn a_list_move_between_levels_takes_what_a_level_left_before_the_next_round() {

@@ -22,16 +22,19 @@ fn interesting(text: &str) -> bool {
         .all(|s| text.contains(s))
 }
 
+/// `keep`'s verdict on `b`, whose text is recorded in `seen`.
+fn recorded(seen: &Mutex<Vec<String>>, b: &[u8], keep: impl Fn(&str) -> bool) -> bool {
+    let text = String::from_utf8_lossy(b).into_owned();
+    let verdict = keep(&text);
+    seen.lock().unwrap().push(text);
+    verdict
+}
+
 /// GTR*'s rounds (the paper's order, or `auto`'s) to their fixpoint, at `-j 1`: the result, and
 /// every candidate tested, in order.
 fn rounds(deletions_first: bool) -> (String, Vec<String>) {
     let seen = Mutex::new(Vec::new());
-    let oracle = |b: &[u8]| {
-        let text = String::from_utf8_lossy(b).into_owned();
-        let keep = interesting(&text);
-        seen.lock().unwrap().push(text);
-        keep
-    };
+    let oracle = |b: &[u8]| recorded(&seen, b, interesting);
     let (out, _) = reduce_with(INPUT, &oracle, 1, None, |r| {
         let templates = Toy.templates();
         while crate::algo::gtr_round(r, &templates, true, deletions_first)? {}
@@ -77,12 +80,7 @@ fn autos_later_rounds_skip_what_failed_alone_before() {
 #[test]
 fn autos_last_round_skips_nothing() {
     let seen = Mutex::new(Vec::new());
-    let oracle = |b: &[u8]| {
-        let text = String::from_utf8_lossy(b).into_owned();
-        let keep = text == LAST || interesting(&text);
-        seen.lock().unwrap().push(text);
-        keep
-    };
+    let oracle = |b: &[u8]| recorded(&seen, b, |text| text == LAST || interesting(text));
     let (out, _) = reduce_with(INPUT, &oracle, 1, None, |r| crate::run(r, Algorithm::Auto));
     let seen = seen.into_inner().unwrap();
     assert_eq!(seen.iter().filter(|s| *s == LAST).count(), 1, "{seen:#?}");
@@ -103,12 +101,7 @@ const LAST: &str = "B(y)W(k)";
 #[test]
 fn autos_pipeline_tries_what_failed_alone_again_only_at_its_end() {
     let seen = Mutex::new(Vec::new());
-    let oracle = |b: &[u8]| {
-        let text = String::from_utf8_lossy(b).into_owned();
-        let keep = interesting(&text);
-        seen.lock().unwrap().push(text);
-        keep
-    };
+    let oracle = |b: &[u8]| recorded(&seen, b, interesting);
     let (out, _) = reduce_with(INPUT, &oracle, 1, None, |r| crate::run(r, Algorithm::Auto));
     let seen = seen.into_inner().unwrap();
     assert_eq!(out, "A(x)B(y)W(k)");
