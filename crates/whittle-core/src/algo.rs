@@ -1,5 +1,6 @@
 //! The reduction algorithms: ddmin, HDD, HDD*, HDD+ (HDD paper §3), GTR and GTR* (GTR paper §4).
 
+use crate::below::{after_tidy, then_the_end, tidy_next};
 use crate::ddmin::{Tested, ddmin, ddmin_from};
 use crate::edit::{Edit, Edits};
 use crate::engine::{Reducer, View};
@@ -241,43 +242,6 @@ fn try_forbidden(
         }
     };
     sweep_then(r, &forbidden, Successor::new(r, &next))
-}
-
-/// GTR's `runs` (and whether they reach its end), then, if they do: with rules, the sweep over
-/// what they forbid, and the tidy rendering (when no list move comes first), and in `auto` what
-/// follows it.
-pub(crate) fn then_the_end(
-    r: &Reducer<'_>,
-    v: View<'_>,
-    templates: &[Box<dyn Template>],
-    (runs, complete): (Option<Lookahead>, bool),
-    auto: bool,
-) -> Option<Lookahead> {
-    let end = complete.then(|| {
-        let forbidden = (v.rules.is_some())
-            .then(|| Lookahead::scan(forbidden_items(v, templates), false))
-            .flatten();
-        [forbidden, tidy_next(r, v, auto)]
-    });
-    Lookahead::chain(std::iter::once(runs).chain(end.into_iter().flatten()))
-}
-
-/// The tidy rendering, when it comes right after the tree moves (no list move comes first), and
-/// in `auto` what follows it should it fail ([`after_tidy`]).
-fn tidy_next(r: &Reducer<'_>, v: View<'_>, auto: bool) -> Option<Lookahead> {
-    if !r.format().list_moves().is_empty() {
-        return None;
-    }
-    let then = auto.then(|| after_tidy(r, v)).flatten();
-    Lookahead::chain([Lookahead::tidy(r, v), then])
-}
-
-/// What `auto` tests after the tidy rendering of the tree in `v`, while every candidate fails:
-/// the hoisting sweep's candidates one at a time, then the first round of the moves below the
-/// tree (`below::first_round`).
-fn after_tidy(r: &Reducer<'_>, v: View<'_>) -> Option<Lookahead> {
-    let hoistings = Lookahead::scan(crate::hoist::hoistings(&v.doc.tree), false);
-    Lookahead::chain([hoistings, crate::below::first_round(r, v)])
 }
 
 fn run_algorithm(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError> {

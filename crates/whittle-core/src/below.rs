@@ -10,7 +10,10 @@
 //! renaming is one candidate that splices every occurrence of a name. Nothing is cloned; the
 //! current tree is re-parsed from the accepted bytes, as after every tree move.
 
+mod after_tree;
 mod literals;
+
+pub(crate) use after_tree::{after_tidy, then_the_end, tidy_next};
 
 use crate::candidate::shortlex_less;
 use crate::changes::{apply_changes_then, render};
@@ -317,7 +320,7 @@ fn after_move(
     let tree = (to_tree && r.format().list_moves().is_empty())
         .then(|| {
             let runs = Lookahead::round(r, v, &templates, true);
-            crate::algo::then_the_end(r, v, &templates, runs, true)
+            then_the_end(r, v, &templates, runs, true)
         })
         .flatten();
     let confirming = whole && round == Round::Last && !changed_any;
