@@ -315,20 +315,16 @@ fn after_move(
     // first), and what follows them if they change nothing: the tidy rendering, and the next
     // first round of these moves. After the last moves that change nothing, the round of the
     // tree moves that ends the pipeline (or, after a deferred list move, the list moves).
-    let templates = r.format().templates();
     let to_tree = whole && (round == Round::Again || changed_any);
-    let tree = (to_tree && r.format().list_moves().is_empty())
-        .then(|| {
-            let runs = Lookahead::round(r, v, &templates, true);
-            then_the_end(r, v, &templates, runs, true)
-        })
-        .flatten();
-    let confirming = whole && round == Round::Last && !changed_any;
-    let tree = tree.or_else(|| {
-        confirming
-            .then(|| Lookahead::confirming_round(r, v, &templates).0)
-            .flatten()
-    });
+    let tree = if to_tree && r.format().list_moves().is_empty() {
+        let templates = r.format().templates();
+        let runs = Lookahead::round(r, v, &templates, true);
+        then_the_end(r, v, &templates, runs, true)
+    } else if whole && round == Round::Last && !changed_any {
+        Lookahead::confirming_round(r, v, &r.format().templates()).0
+    } else {
+        None
+    };
     let moves = candidates.into_iter().map(|s| Some(Lookahead::splices(s)));
     Lookahead::chain(moves.chain([tree]))
 }

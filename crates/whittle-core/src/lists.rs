@@ -33,8 +33,28 @@ pub(crate) fn reduce_lists(
     after_tree: bool,
     coarse: bool,
 ) -> Result<(bool, bool), ReduceError> {
+    in_turn(r, |m| m.after_tree == after_tree, coarse)
+}
+
+/// The format's list moves that run between the levels of the tree moves
+/// ([`crate::ListMove::between_levels`]), each over the document the one before left, again from
+/// the first while one changes something. A move whose rewrite the test refused does not list it
+/// again ([`run_move`]), so a level that leaves nothing new for them costs no test. Returns
+/// whether anything changed.
+pub(crate) fn reduce_between_levels(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
+    in_turn(r, |m| m.between_levels, false).map(|(changed, _)| changed)
+}
+
+/// The format's list moves that `pick` takes, in their order, each over the document the one
+/// before left, from the first again after one changed something ([`run_move`] each). Returns
+/// whether anything changed, and whether a run left rewrites untried alone.
+fn in_turn(
+    r: &mut Reducer<'_>,
+    pick: impl Fn(&ListMove) -> bool,
+    coarse: bool,
+) -> Result<(bool, bool), ReduceError> {
     let moves: Vec<_> = (r.format().list_moves().iter())
-        .filter(|m| m.after_tree == after_tree)
+        .filter(|m| pick(m))
         .collect();
     let (mut changed_any, mut deferred) = (false, false);
     let mut next = 0;
@@ -48,28 +68,6 @@ pub(crate) fn reduce_lists(
     }
     r.set_phase("tree");
     Ok((changed_any, deferred))
-}
-
-/// The format's list moves that run between the levels of the tree moves
-/// ([`crate::ListMove::between_levels`]), each over the document the one before left, again from
-/// the first while one changes something. A move whose rewrite the test refused does not list it
-/// again ([`run_move`]), so a level that leaves nothing new for them costs no test. Returns
-/// whether anything changed.
-pub(crate) fn reduce_between_levels(r: &mut Reducer<'_>) -> Result<bool, ReduceError> {
-    let moves: Vec<_> = (r.format().list_moves().iter())
-        .filter(|m| m.between_levels)
-        .collect();
-    let mut changed_any = false;
-    let mut next = 0;
-    while let Some(m) = moves.get(next) {
-        let Some((changed, _)) = run_move(r, m, false)? else {
-            break;
-        };
-        changed_any |= changed;
-        next = if changed { 0 } else { next + 1 };
-    }
-    r.set_phase("tree");
-    Ok(changed_any)
 }
 
 /// One run of the list move `m` over the current document (see [`reduce_lists`] for `coarse`),

@@ -91,7 +91,7 @@ fn autos_last_round_skips_nothing() {
     assert_eq!(out, LAST);
 }
 
-/// [`INPUT`] without `A(x)` and `j`, and without the blanks the moves below the tree take.
+/// [`INPUT`] without `A(x)` and `j`, and without the blanks the moves after the tree moves take.
 const LAST: &str = "B(y)W(k)";
 
 /// `auto` remembers what failed alone across its pipeline's runs of the tree moves and tries it
