@@ -6,7 +6,8 @@ use crate::edit::{Edit, Edits};
 use crate::engine::{Reducer, View};
 use crate::error::ReduceError;
 use crate::lookahead::{
-    Lookahead, Order, Origin, Successor, forbidden_items, smaller_replacement, template_items, wide,
+    Lookahead, OnWin, Order, Origin, Successor, forbidden_items, smaller_replacement,
+    template_items, wide,
 };
 use crate::sweep::{greedy_scan, render_edits, sweep_then};
 use crate::template::Template;
@@ -208,8 +209,13 @@ pub(crate) fn opening(r: &Reducer<'_>, algorithm: Algorithm) -> Option<Lookahead
         Algorithm::Gtr | Algorithm::GtrStar => round(false),
         Algorithm::Auto => {
             let f = r.format();
-            (f.list_moves().is_empty() && f.slices(v.doc).is_none())
-                .then(|| Lookahead::chain([crate::blanks::step(r, v), round(true)]))?
+            (f.list_moves().is_empty() && f.slices(v.doc).is_none()).then(|| {
+                let first_round: OnWin = |r, v| {
+                    let templates = r.format().templates();
+                    Lookahead::round(r, v, &templates, true).0
+                };
+                Lookahead::chain([crate::blanks::step(r, v, first_round), round(true)])
+            })?
         }
     }
 }

@@ -10,7 +10,7 @@
 use crate::edit::{Edit, Edits};
 use crate::engine::{Reducer, View};
 use crate::error::ReduceError;
-use crate::lookahead::{Lookahead, Successor};
+use crate::lookahead::{Lookahead, OnWin, Successor};
 
 /// The document in `v` without the format's blank nodes; `None` where it has none.
 fn without_blanks(r: &Reducer<'_>, v: View<'_>) -> Option<Vec<u8>> {
@@ -24,9 +24,12 @@ fn without_blanks(r: &Reducer<'_>, v: View<'_>) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// The blank move as the first step of what follows (the opening's plan).
-pub(crate) fn step(r: &Reducer<'_>, v: View<'_>) -> Option<Lookahead> {
-    without_blanks(r, v).map(Lookahead::rewrite)
+/// The blank move as the first step of what follows (the opening's plan), and once it wins,
+/// `then` over the document without the blanks (the tree moves' first round: the plan starts
+/// it beside the round over the document as it is, each as likely as the blank move's verdict
+/// makes it).
+pub(crate) fn step(r: &Reducer<'_>, v: View<'_>, then: OnWin) -> Option<Lookahead> {
+    without_blanks(r, v).map(|bytes| Lookahead::rewrite_then(bytes, then))
 }
 
 /// Deletes the format's blank nodes if the test allows it; while that is tested, idle workers

@@ -98,9 +98,13 @@ enum Step {
     /// One rewrite of the text (the first candidate of a move below the tree).
     Splices(Splices),
     /// One rewrite of the whole text: the format's tidy rendering of the tree, tried once the
-    /// algorithm has ended, or `auto`'s blank move before its tree moves.
-    Tidy(Vec<u8>),
+    /// algorithm has ended, or `auto`'s blank move before its tree moves; with what follows
+    /// once it wins, where that is known ([`Lookahead::rewrite_then`]).
+    Tidy(Vec<u8>, Option<OnWin>),
 }
+
+/// What follows a rewrite that wins, built over the parse of its bytes.
+pub(crate) type OnWin = fn(&Reducer<'_>, View<'_>) -> Option<Lookahead>;
 
 impl Lookahead {
     /// The first step of HDD's ddmin over `level` (none for an empty level).
@@ -338,7 +342,14 @@ impl Lookahead {
 
     /// The step that tests one rewrite of the whole text (the tidy rendering, the blank move).
     pub(crate) fn rewrite(bytes: Vec<u8>) -> Lookahead {
-        Lookahead::new(vec![Step::Tidy(bytes)])
+        Lookahead::new(vec![Step::Tidy(bytes, None)])
+    }
+
+    /// [`Lookahead::rewrite`], followed once it wins by what `then` builds over the parse of
+    /// `bytes`. The parse is made when the plan first walks into that branch, so only where a
+    /// worker could start what follows.
+    pub(crate) fn rewrite_then(bytes: Vec<u8>, then: OnWin) -> Lookahead {
+        Lookahead::new(vec![Step::Tidy(bytes, Some(then))])
     }
 
     /// The step that tests one rewrite of the text.
@@ -400,6 +411,12 @@ impl Lookahead {
     /// then, the candidate's (or where the run is not one of GTR's, nothing).
     fn won(&self, r: &Reducer<'_>, tails: Option<&Tails<'_>>, w: usize) -> Option<Rc<Lookahead>> {
         let (step, i) = locate(&self.steps, w)?;
+        if let Step::Tidy(bytes, Some(then)) = step {
+            let parsed = r.parse_ahead(bytes, crate::judge::key(bytes))?;
+            let mut next = then(r, parsed.view())?;
+            next.parsed = Some(Rc::new(parsed));
+            return Some(Rc::new(next));
+        }
         let rest = won_steps(&self.doc(r).tree, (step, i));
         let tail = step
             .origin()
@@ -465,7 +482,7 @@ impl Lookahead {
                 Some(Odds::ddmin_class(parts, i))
             }
             (_, Step::Scan { .. }, _) => Some(Odds::SWEEP),
-            (_, Step::Splices(_) | Step::Tidy(_), _) => None,
+            (_, Step::Splices(_) | Step::Tidy(..), _) => None,
         })
     }
 
@@ -493,7 +510,7 @@ impl Lookahead {
                 r.format().render_splices(doc, s, out);
                 true
             }
-            Step::Tidy(t) => {
+            Step::Tidy(t, _) => {
                 out.extend_from_slice(t);
                 true
             }
@@ -517,7 +534,7 @@ fn step_edits(tree: &Tree, (step, i): (&Step, usize)) -> Option<Edits> {
         Step::Scan {
             items, base, from, ..
         } => smaller_replacement(tree, base, items[from + i]),
-        Step::Splices(_) | Step::Tidy(_) => None,
+        Step::Splices(_) | Step::Tidy(..) => None,
     }
 }
 
@@ -579,7 +596,7 @@ fn won_steps(tree: &Tree, (step, i): (&Step, usize)) -> Option<Vec<Step>> {
             let next = again.then(|| Step::sweep(items, base, true, *origin));
             return Some(std::iter::once(rest).chain(next).collect());
         }
-        Step::Splices(_) | Step::Tidy(_) => return None,
+        Step::Splices(_) | Step::Tidy(..) => return None,
     };
     Some(vec![step])
 }
@@ -605,7 +622,7 @@ impl Step {
         match self {
             Step::Ddmin { split, .. } => split.chain_len(),
             Step::Scan { items, from, .. } => items.len() - from,
-            Step::Splices(_) | Step::Tidy(_) => 1,
+            Step::Splices(_) | Step::Tidy(..) => 1,
         }
     }
 
@@ -613,7 +630,7 @@ impl Step {
     fn origin(&self) -> Option<Origin> {
         match self {
             Step::Ddmin { origin, .. } | Step::Scan { origin, .. } => *origin,
-            Step::Splices(_) | Step::Tidy(_) => None,
+            Step::Splices(_) | Step::Tidy(..) => None,
         }
     }
 }

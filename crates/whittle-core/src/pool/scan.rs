@@ -155,8 +155,12 @@ impl Pool {
                         planned.clone()
                     };
                     self.cancel_where(|j| !planned.iter().any(|w| Arc::ptr_eq(w, j)));
-                } else if won_on == Some(index) {
-                    self.cancel_where(|j| !won_jobs.iter().any(|w| Arc::ptr_eq(w, j)));
+                } else if let Some((n, render)) = next.won {
+                    // The tests of the winner's next step go on: those started for it here, and
+                    // those that ran already (the opening's, or a plan's before this step).
+                    let render = |i: usize, out: &mut Vec<u8>| render(index, i, out);
+                    let keep = self.running_of(n(index).min(window), &render);
+                    self.cancel_where(|j| !keep.iter().any(|w| Arc::ptr_eq(w, j)));
                 } else {
                     self.cancel_all();
                 }
@@ -328,6 +332,21 @@ impl Pool {
             }
             *cursor += 1;
         }
+    }
+
+    /// The tests running for the candidates `0..limit` that `render` makes.
+    fn running_of(
+        &self,
+        limit: usize,
+        render: &dyn Fn(usize, &mut Vec<u8>) -> bool,
+    ) -> Vec<Arc<Job>> {
+        let mut out = Vec::new();
+        (0..limit)
+            .filter_map(|i| {
+                out.clear();
+                render(i, &mut out).then(|| self.running(key(&out)))?
+            })
+            .collect()
     }
 
     /// Starts a test of the rendered candidate `out` (its bytes' key `k`, taken from `out`),

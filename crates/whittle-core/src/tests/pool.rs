@@ -534,6 +534,69 @@ fn the_first_candidates_are_tested_while_the_original_is() {
 }
 
 #[test]
+fn the_opening_starts_the_tree_moves_on_the_file_without_its_blanks_and_keeps_them_running() {
+    // `auto` on `p(c_x a) q`, interesting while `a` and `q` are there; `c_x` is a blank node (a
+    // comment). The blank move deletes it (`p( a) q`); then the tree moves' first candidate on
+    // the file without it substitutes the file by its first node, `p( a)`, where on the file
+    // with `c_x` it is `p(c_x a)` (the root's deletion, the empty file, is one of the checks).
+    // The original's test waits until `p( a)` has started: at `-j 16` the opening starts the
+    // tree moves on the file the blank move would leave. Its test then runs for 2 s unless it
+    // is cancelled: the blank move's win, whose verdict is known by then, must not cancel it,
+    // since it is the first step after that win.
+    let input = b"p(c_x a) q";
+    let keeps = |c: &[u8]| c.contains(&b'a') && c.contains(&b'q');
+    let alone = crate::Reduction::new(&TidyToy, &keeps, input)
+        .algorithm(Algorithm::Auto)
+        .run()
+        .expect("runs at -j 1");
+    assert!(is(&alone.best, "a q"), "{:?}", alone.best);
+    let first = b"p( a)";
+    let started = AtomicUsize::new(0);
+    let (overlapped, cancelled) = (AtomicBool::new(false), AtomicBool::new(false));
+    let wait_for = |done: &dyn Fn() -> bool, steps: usize| {
+        for _ in 0..steps {
+            if done() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        false
+    };
+    let test = |c: &[u8], cancel: &dyn Fn() -> bool| {
+        if c == input {
+            let opened = wait_for(&|| started.load(Ordering::SeqCst) > 0, 6000);
+            overlapped.store(opened, Ordering::SeqCst);
+        } else if c == first {
+            started.fetch_add(1, Ordering::SeqCst);
+            if wait_for(cancel, 200) {
+                cancelled.store(true, Ordering::SeqCst);
+                return Ok(Verdict::Cancelled);
+            }
+        }
+        Ok(if keeps(c) {
+            Verdict::Interesting
+        } else {
+            Verdict::Boring
+        })
+    };
+    let reduced = crate::Reduction::new(&TidyToy, &Wrapped(&test), input)
+        .algorithm(Algorithm::Auto)
+        .jobs(16)
+        .run()
+        .expect("runs at -j 16");
+    assert!(
+        overlapped.load(Ordering::SeqCst),
+        "no opening on the file without blanks"
+    );
+    assert!(
+        !cancelled.load(Ordering::SeqCst),
+        "the blank move's win cancelled it"
+    );
+    assert_eq!(started.load(Ordering::SeqCst), 1);
+    assert_eq!(reduced.best, alone.best);
+}
+
+#[test]
 fn the_tree_moves_start_while_the_move_below_the_tree_that_wins_is_tested() {
     // `auto` on `s_q foo   bar`, interesting while `q`, `foo` and `bar` are there. The tree
     // moves remove nothing; below the tree, the literal cannot be emptied nor the names renamed,

@@ -3,7 +3,7 @@
 //! nodes. Every rendering of a toy tree with edits is again valid toy syntax.
 
 use crate::{
-    Document, Format, Lexicon, ParseError, Token, TokenKind, TreeBuilder, blank_runs, gap,
+    Document, Format, Lexicon, NodeId, ParseError, Token, TokenKind, TreeBuilder, blank_runs, gap,
 };
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -135,7 +135,8 @@ pub(crate) fn tree(text: &str) -> crate::Tree {
 }
 
 /// The toy syntax with what other formats add to it: a tidy rendering (each run of blanks as one
-/// space) and, for the last moves below the tree, each name substituted by `0`.
+/// space), for the last moves below the tree each name substituted by `0`, and leaves whose label
+/// starts with `c_` as blank nodes (comments, for `auto`'s blank move).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct TidyToy;
 
@@ -167,6 +168,13 @@ impl Format for TidyToy {
 
     fn parse(&self, input: &[u8]) -> Result<Document, ParseError> {
         Toy.parse(input)
+    }
+
+    fn blanks(&self, doc: &Document) -> Vec<NodeId> {
+        let tree = &doc.tree;
+        (tree.nodes())
+            .filter(|&n| tree.children(n).is_empty() && tree.label(n).starts_with("c_"))
+            .collect()
     }
 
     fn tidy(&self, doc: &Document) -> Option<Vec<u8>> {
