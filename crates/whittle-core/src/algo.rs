@@ -6,8 +6,7 @@ use crate::edit::{Edit, Edits};
 use crate::engine::{Reducer, View};
 use crate::error::ReduceError;
 use crate::lookahead::{
-    Lookahead, OnWin, Order, Origin, Successor, forbidden_items, smaller_replacement,
-    template_items, wide,
+    Lookahead, Order, Origin, Successor, forbidden_items, smaller_replacement, template_items, wide,
 };
 use crate::sweep::{greedy_scan, render_edits, sweep_then};
 use crate::template::Template;
@@ -144,10 +143,7 @@ fn run_tree(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError
 fn run_auto(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
     crate::slice::reduce_slice(r)?;
     // While the blank move is tested, idle workers start the tree moves' first round.
-    let first_round = |r: &Reducer<'_>, v: View<'_>, _: bool| {
-        let templates = r.format().templates();
-        Lookahead::round(r, v, &templates, true).0
-    };
+    let first_round = |r: &Reducer<'_>, v: View<'_>, _: bool| auto_first_round(r, v);
     crate::blanks::reduce_blanks(r, Successor::new(r, &first_round))?;
     // Before the tree moves' first run, the list moves stop short of their smallest parts; the
     // pipeline ends only after a round whose list moves went down to single rewrites.
@@ -210,14 +206,17 @@ pub(crate) fn opening(r: &Reducer<'_>, algorithm: Algorithm) -> Option<Lookahead
         Algorithm::Auto => {
             let f = r.format();
             (f.list_moves().is_empty() && f.slices(v.doc).is_none()).then(|| {
-                let first_round: OnWin = |r, v| {
-                    let templates = r.format().templates();
-                    Lookahead::round(r, v, &templates, true).0
-                };
-                Lookahead::chain([crate::blanks::step(r, v, first_round), round(true)])
+                let blanks = crate::blanks::step(r, v, auto_first_round);
+                Lookahead::chain([blanks, auto_first_round(r, v)])
             })?
         }
     }
+}
+
+/// The tree moves' first round over the tree in `v`, in `auto`'s order, while every candidate
+/// fails: what `auto` tests after the blank move, whether it wins (over its parse) or not.
+fn auto_first_round(r: &Reducer<'_>, v: View<'_>) -> Option<Lookahead> {
+    Lookahead::round(r, v, &r.format().templates(), true).0
 }
 
 /// The pass that makes up for what the rules cost: a sweep, in pre-order and template order,

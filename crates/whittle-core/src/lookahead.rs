@@ -160,7 +160,7 @@ impl Lookahead {
             tried: None,
             skips_refused: deletions_first,
         };
-        Lookahead::templates_from(r, v, templates, (0, 0), (false, false), order)
+        Lookahead::round_in(r, v, templates, order)
     }
 
     /// The round of `auto`'s GTR that ends the pipeline (`algo::confirming_round`): it forgets
@@ -175,6 +175,16 @@ impl Lookahead {
             tried: None,
             skips_refused: false,
         };
+        Lookahead::round_in(r, v, templates, order)
+    }
+
+    /// A round of GTR in `order` from its first template on the top level.
+    fn round_in(
+        r: &Reducer<'_>,
+        v: View<'_>,
+        templates: &[Box<dyn Template>],
+        order: Order<'_>,
+    ) -> (Option<Lookahead>, bool) {
         Lookahead::templates_from(r, v, templates, (0, 0), (false, false), order)
     }
 
