@@ -305,8 +305,8 @@ pub(crate) fn comparison(
             d,
             "### Per case: whittle's default against the smallest valid result of any other \
              reducer\n\n\
-             The other reducer whose output is the smallest of those still interesting and \
-             passing the case's check of the format, against whittle `auto` (shipped rules, at \
+             The other reducer whose output is the smallest of those still interesting, \
+             smaller than the input and passing the case's check of the format, against whittle `auto` (shipped rules, at \
              the same `-j` where it ran there). *Calls to reach the other's size* counts the \
              oracle calls whittle had started when its best result first had at most the other's \
              bytes (the counting wrapper logs each new best size, `best PID BYTES`): the same \

@@ -17,10 +17,15 @@ struct Other {
     calls: u64,
 }
 
-/// Whether `r` is a result of another reducer that counts and whose output passes the case's
-/// check of the format (or the case has none).
+/// Whether `r` is a result of another reducer that counts, is smaller than the input and whose
+/// output passes the case's check of the format (or the case has none). An output as large as
+/// the input is no reduction to compare with: picire on a file of one line (its only unit) stops
+/// after testing the input, and a fifth of its one call is no bar any reducer can meet.
 fn valid_other(r: &Run) -> bool {
-    !r.reducer.starts_with("whittle") && r.counts() && r.valid != Some(false)
+    !r.reducer.starts_with("whittle")
+        && r.counts()
+        && r.valid != Some(false)
+        && r.bytes_after < r.bytes_before
 }
 
 /// The table, or the empty string when no case has both a default run and another reducer's
@@ -40,6 +45,7 @@ pub(crate) fn reach_table(runs: &[Run], peers: &[(&str, &Peer)]) -> String {
     let mut cases: Vec<&str> = runs.iter().map(|r| r.case.as_str()).collect();
     cases.dedup();
     let mut rows = 0;
+    let mut not_smaller = Vec::new();
     for case in cases {
         let on_case = || runs.iter().filter(move |r| r.case == case);
         let measured = on_case().filter(|r| valid_other(r)).map(|r| Other {
@@ -57,6 +63,24 @@ pub(crate) fn reach_table(runs: &[Run], peers: &[(&str, &Peer)]) -> String {
                 calls: p.calls,
             });
         let Some(other) = measured.chain(reported).min_by_key(|o| (o.bytes, o.calls)) else {
+            // Only outputs as large as the input, if any: named below the table.
+            let unreduced: Vec<String> = on_case()
+                .filter(|r| !r.reducer.starts_with("whittle") && r.counts())
+                .filter(|r| r.valid != Some(false) && r.bytes_after >= r.bytes_before)
+                .map(|r| {
+                    format!(
+                        "{} {} B from {} B in {} call{}",
+                        cell(&r.reducer),
+                        group_digits(r.bytes_after),
+                        group_digits(r.bytes_before),
+                        group_digits(r.calls),
+                        if r.calls == 1 { "" } else { "s" }
+                    )
+                })
+                .collect();
+            if !unreduced.is_empty() {
+                not_smaller.push(format!("`{case}` ({})", unreduced.join(", ")));
+            }
             continue;
         };
         // whittle at the other's `-j` where it ran there, else at its largest.
@@ -91,7 +115,14 @@ pub(crate) fn reach_table(runs: &[Run], peers: &[(&str, &Peer)]) -> String {
     if rows == 0 {
         return String::new();
     }
-    table.finish()
+    let mut out = table.finish();
+    if !not_smaller.is_empty() {
+        out.push_str(&format!(
+            "\nNo other reducer's output is smaller than the input on {}.\n",
+            not_smaller.join("; ")
+        ));
+    }
+    out
 }
 
 #[cfg(test)]

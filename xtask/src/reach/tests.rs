@@ -53,6 +53,10 @@ fn whittle_is_compared_with_the_smallest_valid_other_result_by_calls_to_the_same
             ..run("d", "lithium", 1, 5, 10)
         },
         run("d", "whittle auto", 2, 7, 117),
+        // Case h: picire's output is the input (a file of one line, after one call): no
+        // reduction to compare with, so no row.
+        run("h", "picire", 2, 1000, 1),
+        with_progress(run("h", "whittle auto", 2, 50, 200), &[(1, 1000), (40, 60)]),
     ];
     let t = reach_table(&runs, &[]);
     let rows: Vec<&str> = t.lines().skip(2).collect();
@@ -62,10 +66,13 @@ fn whittle_is_compared_with_the_smallest_valid_other_result_by_calls_to_the_same
             "| a | treereduce (-j 2) | 300 | 400 | 12 | 900 (-j 2) | 120 | 30 % |",
             "| b | C-Vise (-j 2) | 10 | 2\u{2009}000 | 40 | 100 (-j 2) | not reached | — |",
             "| c | Shrink Ray (-j 2) | 4 | 1\u{2009}119 | 7 | 117 (-j 2) | not logged | — |",
+            "",
+            "No other reducer's output is smaller than the input on `h` (picire 1\u{2009}000 B \
+             from 1\u{2009}000 B in 1 call).",
         ]
     );
     assert_eq!(
-        reach_table(&runs[8..], &[]),
+        reach_table(&runs[8..10], &[]),
         "",
         "no valid other result: no table"
     );
