@@ -201,8 +201,16 @@ impl Format for CFamily {
     }
 
     fn gate_within(&self, bytes: &[u8], allowance: &[usize]) -> bool {
-        let [errors, undeclared] = self.defects(bytes);
-        matches!(allowance, [e, u] if errors <= *e && undeclared <= *u)
+        let &[errors, undeclared] = allowance else {
+            return false;
+        };
+        // Too many places the grammar cannot read: rejected before whittle's tree is built.
+        match whittle_treesitter::parse_counting_at_most(&self.spec(), bytes, errors) {
+            Ok(Some((doc, _))) => scope::undeclared(&doc.tree, self.c) <= undeclared,
+            Ok(None) => false,
+            // Bytes tree-sitter gives up on pass only where the input's did too ([`defects`]).
+            Err(_) => allowance == [usize::MAX; 2],
+        }
     }
 }
 

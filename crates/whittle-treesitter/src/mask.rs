@@ -60,6 +60,33 @@ pub(crate) fn blank_optional(
     Some((spans, text))
 }
 
+/// Tells `tree` (of `input`) that `spans` were blanked: each an edit that keeps its length and
+/// its line breaks, so every position stays where it was.
+pub(crate) fn tell_blanked(tree: &mut tree_sitter::Tree, input: &[u8], spans: &[Range<usize>]) {
+    let (mut row, mut line_start, mut at) = (0, 0, 0);
+    let mut point = |offset: usize| {
+        for (i, &b) in input[at..offset].iter().enumerate() {
+            if b == b'\n' {
+                row += 1;
+                line_start = at + i + 1;
+            }
+        }
+        at = offset;
+        tree_sitter::Point::new(row, offset - line_start)
+    };
+    for s in spans {
+        let (start, end) = (point(s.start), point(s.end));
+        tree.edit(&tree_sitter::InputEdit {
+            start_byte: s.start,
+            old_end_byte: s.end,
+            new_end_byte: s.end,
+            start_position: start,
+            old_end_position: end,
+            new_end_position: end,
+        });
+    }
+}
+
 /// The blanked spans not yet added to the tree, in file order.
 pub(crate) struct Pending {
     spans: Vec<Range<usize>>,

@@ -379,3 +379,93 @@ fn tidy_indents_a_closing_brace_like_its_statement() {
         "function f() {\n if (x) {\n  g({\n  a: 1,\n        });\n } else {\n  h();\n }\n}\n"
     );
 }
+
+/// Every node of `t` in pre-order: its kind, bytes, and start and end positions.
+fn nodes(t: &tree_sitter::Tree) -> Vec<(String, std::ops::Range<usize>, String)> {
+    let mut out = Vec::new();
+    let mut cursor = t.walk();
+    loop {
+        let n = cursor.node();
+        let at = format!("{}-{}", n.start_position(), n.end_position());
+        out.push((n.kind().to_string(), n.byte_range(), at));
+        if cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return out;
+            }
+        }
+    }
+}
+
+/// The tree of a file told which spans were blanked (`mask::tell_blanked`) and parsed again is
+/// the tree a fresh parse of the blanked text gives, node for node, positions included: spans
+/// on several lines, one holding a line break (kept), one at the start of a line.
+#[test]
+fn a_tree_told_of_blanked_spans_reparses_as_a_fresh_parse_of_them() {
+    let src = "let a = 1;\nfoo(@@@ 2);\nlet b = {\n  c: 3 @@\n@,\n};\n@@ let d = a;\n";
+    let spans: Vec<_> = ["@@@", "@@\n@", "@@ "]
+        .iter()
+        .scan(0, |from, s| {
+            let at = *from + src[*from..].find(s).expect("span");
+            *from = at + s.len();
+            Some(at..at + s.len())
+        })
+        .collect();
+    let mut text = src.as_bytes().to_vec();
+    for s in &spans {
+        for b in &mut text[s.clone()] {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+    }
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(&tree_sitter_javascript::LANGUAGE.into())
+        .expect("grammar");
+    let first = parser.parse(src, None).expect("parse");
+    assert!(first.root_node().has_error());
+    let fresh = parser.parse(&text, None).expect("parse");
+    assert!(!fresh.root_node().has_error());
+    let mut edited = first.clone();
+    crate::mask::tell_blanked(&mut edited, src.as_bytes(), &spans);
+    let again = parser.parse(&text, Some(&edited)).expect("parse");
+    assert_eq!(nodes(&again), nodes(&fresh));
+    // The last declaration starts on line 6 (from 0), column 3, after the blanked `@@ `.
+    let last = fresh.root_node().named_child(3).expect("four statements");
+    assert_eq!(
+        (
+            last.kind(),
+            last.start_position().row,
+            last.start_position().column
+        ),
+        ("lexical_declaration", 6, 3)
+    );
+}
+
+/// `parse_counting_at_most` gives what `parse_counting` gives where the count is at most its
+/// bound, and nothing where it is more: `x = (⏎` has one place tree-sitter cannot read.
+#[test]
+fn a_count_above_the_bound_gives_no_tree() {
+    let src = b"y = 2\nx = (\n";
+    let (doc, count) = crate::parse_counting(&python(), src).expect("parse");
+    assert_eq!(count, 1);
+    assert!(
+        crate::parse_counting_at_most(&python(), src, 0)
+            .expect("parse")
+            .is_none()
+    );
+    let (within, n) = crate::parse_counting_at_most(&python(), src, 1)
+        .expect("parse")
+        .expect("at most one");
+    assert_eq!(n, 1);
+    let labels = |t: &Tree| {
+        t.nodes()
+            .map(|n| t.label(n).to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(labels(&within.tree), labels(&doc.tree));
+    assert_eq!(within.tree.source(), doc.tree.source());
+}
