@@ -22,14 +22,17 @@ struct Other {
 /// the input is no reduction to compare with: picire on a file of one line (its only unit) stops
 /// after testing the input, and a fifth of its one call is no bar any reducer can meet.
 fn valid_other(r: &Run) -> bool {
-    !r.reducer.starts_with("whittle")
-        && r.counts()
-        && r.valid != Some(false)
-        && r.bytes_after < r.bytes_before
+    checked_other(r) && r.bytes_after < r.bytes_before
+}
+
+/// Whether `r` is a result of another reducer that counts and passes the case's check.
+fn checked_other(r: &Run) -> bool {
+    !r.reducer.starts_with("whittle") && r.counts() && r.valid != Some(false)
 }
 
 /// The table, or the empty string when no case has both a default run and another reducer's
-/// valid result. `peers` are the results reported with a case (`case id`, result), marked so in
+/// valid result; below it, a sentence naming the cases whose other outputs are all as large as
+/// their input. `peers` are the results reported with a case (`case id`, result), marked so in
 /// the table; a measured result of the same size and calls is preferred.
 pub(crate) fn reach_table(runs: &[Run], peers: &[(&str, &Peer)]) -> String {
     let mut table = Table::new([
@@ -65,8 +68,7 @@ pub(crate) fn reach_table(runs: &[Run], peers: &[(&str, &Peer)]) -> String {
         let Some(other) = measured.chain(reported).min_by_key(|o| (o.bytes, o.calls)) else {
             // Only outputs as large as the input, if any: named below the table.
             let unreduced: Vec<String> = on_case()
-                .filter(|r| !r.reducer.starts_with("whittle") && r.counts())
-                .filter(|r| r.valid != Some(false) && r.bytes_after >= r.bytes_before)
+                .filter(|r| checked_other(r) && !valid_other(r))
                 .map(|r| {
                     format!(
                         "{} {} B from {} B in {} call{}",

@@ -165,7 +165,9 @@ fn read(spec: &Spec, input: &[u8]) -> Result<Read, ParseError> {
         // The blanked text differs from the input only inside the spans (of the same length),
         // so the input's tree, told of those edits, is reused outside them: on 1.1 MB of
         // preprocessed libstdc++ with 94 such spans, 64 ms instead of 234 for a fresh parse.
-        // What it gives depends on the input's bytes alone, as the first parse does.
+        // Around errors an incremental parse is not always a fresh one (`docs/c.md`, "The
+        // gate"), but it starts from this input's own tree: what it gives depends on the
+        // input's bytes alone, as the first parse does, whatever else was parsed before.
         let mut edited = ts.clone();
         mask::tell_blanked(&mut edited, input, &spans);
         let without = parser.parse(&text, Some(&edited)).ok_or_else(gave_up)?;
