@@ -114,6 +114,10 @@ pub(crate) fn ddmin_by<C: Send>(
     later: Option<&Later<'_>>,
 ) -> Result<(Vec<usize>, usize), ReduceError> {
     let len = first.config.len();
+    let first = match known.tested {
+        Tested::Untried => first.resuming(),
+        Tested::All => first,
+    };
     let mut step = Rc::new(first);
     let memo = Memo::default();
     let mut failures = Failures::default();
@@ -374,7 +378,11 @@ impl<C> DdminSteps<'_, '_, C> {
         let len = (later.len)(s.run)?;
         let mut ended = (*s.ended).clone();
         ended.push(kept);
-        Some(Run::new(s.run + 1, Split::first(len, 2), Rc::new(ended)))
+        let first = match self.tested {
+            Tested::Untried => Split::first(len, 2).resuming(),
+            Tested::All => Split::first(len, 2),
+        };
+        Some(Run::new(s.run + 1, first, Rc::new(ended)))
     }
 
     /// Whether the run tests candidate `i` of its step `s` ([`Tested`]).

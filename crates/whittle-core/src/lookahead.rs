@@ -112,7 +112,8 @@ impl Lookahead {
         let items: Vec<_> = (v.doc.tree.level(level).into_iter())
             .map(|n| (n, Edit::Delete))
             .collect();
-        Lookahead::ddmin(items, r.granularity((level, 0)), None)
+        let split = Split::first(items.len(), r.granularity((level, 0)));
+        Lookahead::ddmin(items, split, None)
     }
 
     /// The first sweep of single deletions in breadth-first order (HDD+'s second phase).
@@ -295,7 +296,9 @@ impl Lookahead {
             } else {
                 2
             };
-            Lookahead::ddmin(items, start, Some((level, index)))
+            let split = Split::first(items.len(), start);
+            let split = if auto { split.resuming() } else { split };
+            Lookahead::ddmin(items, split, Some((level, index)))
         } else {
             // `auto` sweeps once (see `algo::gtr_round`), the paper until a sweep keeps nothing.
             Lookahead::sweep(items, !auto, Some((level, index)))
@@ -305,20 +308,20 @@ impl Lookahead {
     /// The first step of `--algorithm ddmin`: ddmin over the format's units, from two parts.
     pub(crate) fn units(r: &Reducer<'_>, v: View<'_>) -> Option<Lookahead> {
         let units = r.format().ddmin_units(&v.doc.tree);
+        let split = Split::first(units.len(), 2);
         Lookahead::ddmin(
             units.into_iter().map(|n| (n, Edit::Delete)).collect(),
-            2,
+            split,
             None,
         )
     }
 
-    /// The first step of ddmin over `items`, from `start` parts (where `ddmin_from` starts), of
-    /// a run from `origin` if it is one of GTR's.
-    fn ddmin(items: Vec<(NodeId, Edit)>, start: usize, origin: Option<Origin>) -> Option<Self> {
+    /// The first step of ddmin over `items`, `split` (where `ddmin_from` starts), of a run
+    /// from `origin` if it is one of GTR's.
+    fn ddmin(items: Vec<(NodeId, Edit)>, split: Split, origin: Option<Origin>) -> Option<Self> {
         if items.is_empty() {
             return None;
         }
-        let split = Split::first(items.len(), start);
         Some(Lookahead::new(vec![Step::Ddmin {
             items: items.into(),
             split,

@@ -44,6 +44,9 @@ pub(crate) struct Split {
     floor: usize,
     /// With a floor: the bytes of `config`'s items (0 without one).
     bytes: usize,
+    /// Whether the step after a failed one resumes where the scan was ([`Split::resuming`]);
+    /// every step of the run has it.
+    resumes: bool,
 }
 
 impl Split {
@@ -94,12 +97,27 @@ impl Split {
             sizes,
             floor,
             bytes,
+            resumes: false,
         }
     }
 
     /// A step of the same run as this one (its parts by size if this one's are).
     pub(crate) fn of_run(&self, config: Vec<usize>, n: usize, from: usize) -> Split {
-        Split::with_sizes((self.sizes.clone(), self.floor), config, n, from)
+        let mut step = Split::with_sizes((self.sizes.clone(), self.floor), config, n, from);
+        step.resumes = self.resumes;
+        step
+    }
+
+    /// This step, in a run whose step after one that failed in every part resumes the scan
+    /// where it was (`auto`'s runs; the papers' start it at the first part). After a win the
+    /// scan goes on from the part after the one removed (Hodován and Kiss); when every part then
+    /// fails, the finer step starts at the first half of the part the scan started from, so
+    /// the position carries over a change of granularity too: what a test lets go often lies
+    /// together (the elements near the end of a list that the test needs only the start of),
+    /// and the scan had got there.
+    pub(crate) fn resuming(mut self) -> Split {
+        self.resumes = true;
+        self
     }
 
     /// The first step of a run over `len` items that starts at granularity `start` (at least 2,
@@ -204,8 +222,14 @@ impl Split {
     /// or where those parts would save fewer bytes than the run's floor on average.
     pub(crate) fn finer(&self) -> Option<Split> {
         let n = self.parts.len();
+        // At two parts the scan starts at the second (the textbook's order), not at a win.
+        let from = if self.resumes && n > 2 {
+            2 * self.from
+        } else {
+            0
+        };
         (n < self.config.len() && !self.below_floor(n * 2))
-            .then(|| self.of_run(self.config.clone(), n * 2, 0))
+            .then(|| self.of_run(self.config.clone(), n * 2, from))
     }
 
     /// Whether a split of the configuration into `n` parts (at most one per item) would save

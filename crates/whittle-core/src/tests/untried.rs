@@ -122,6 +122,38 @@ fn a_run_of_ddmin_that_wins_nothing_tests_every_single_item() {
     }
 }
 
+/// The words `x{i}` for each `i` of `keep`.
+fn xs(keep: impl IntoIterator<Item = usize>) -> BTreeSet<String> {
+    keep.into_iter().map(|i| format!("x{i}")).collect()
+}
+
+#[test]
+fn autos_ddmin_resumes_the_scan_where_it_was_after_a_step_that_failed_in_every_part() {
+    // x0 … x15, interesting while x0 … x5 and x13 are there; worked by hand. After the test of
+    // the empty file, both runs fail at two parts, and at four parts remove x0-x3 (fails), x4-x7
+    // (fails), then x8-x11: a win, after which the scan goes on at three parts from the part
+    // after the one removed, x12-x15 (x0-x7 kept: tested already, answered by the cache).
+    let needles = ["x0", "x1", "x2", "x3", "x4", "x5", "x13"];
+    let (paper, paper_log) = run(16, &needles, Tested::All);
+    let (auto, auto_log) = run(16, &needles, Tested::Untried);
+    assert_eq!(paper, xs([0, 1, 2, 3, 4, 5, 13]));
+    assert_eq!(auto, paper);
+    for log in [&paper_log, &auto_log] {
+        assert_eq!(log[3], (xs(4..16), false));
+        assert_eq!(log[4], (xs((0..4).chain(8..16)), false));
+        assert_eq!(log[5], (xs((0..8).chain(12..16)), true));
+    }
+    // The paper's run then removes x0-x3 and x4-x7 again (both fail), and starts the six parts
+    // at the first: x0 and x1.
+    assert_eq!(paper_log[6], (xs((4..8).chain(12..16)), false));
+    assert_eq!(paper_log[7], (xs((0..4).chain(12..16)), false));
+    assert_eq!(paper_log[8], (xs((2..8).chain(12..16)), false));
+    // `auto`'s failures rule out all three parts; at six parts it starts where the scan was,
+    // at the first half of x12-x15: x12 and x13 (fails), then x14 and x15, which wins.
+    assert_eq!(auto_log[6], (xs((0..8).chain(14..16)), false));
+    assert_eq!(auto_log[7], (xs((0..8).chain(12..14)), true));
+}
+
 /// `auto`'s ddmin over `items`, whose sets of items `key` names ([`Known::key`]): the kept items.
 fn ddmin_named(
     r: &mut Reducer<'_>,
