@@ -15,7 +15,7 @@ mod slices;
 mod with_uses;
 
 use whittle_core::{Document, Edits, Format, Lexicon, ListMove, ParseError, Slices, TokenKind};
-use whittle_treesitter::{LexSpec, Optional, Spec};
+use whittle_treesitter::{EmptyItem, LexSpec, Optional, Spec};
 
 /// One language of the C family: its grammar, names and tables.
 #[derive(Clone, Copy)]
@@ -96,7 +96,25 @@ impl CFamily {
                 label: "attribute_specifier",
             }),
             comments: self.lex.comments,
+            empty_items: EMPTY_DECLARATIONS,
         }
+    }
+}
+
+/// The empty declaration `;` where it stands alone in a list of declarations: at file scope, in
+/// a namespace's or an `extern "C"` block's body, in a class body (after a member function
+/// defined in it, `void f(){};`). Deleting what came before it leaves it.
+const EMPTY_DECLARATIONS: &[EmptyItem] = &[
+    empty_declaration("translation_unit"),
+    empty_declaration("declaration_list"),
+    empty_declaration("field_declaration_list"),
+];
+
+const fn empty_declaration(list: &'static str) -> EmptyItem {
+    EmptyItem {
+        list,
+        token: ";",
+        label: "empty_declaration",
     }
 }
 

@@ -146,6 +146,9 @@ fn collect(tree: &Tree, n: NodeId, out: &mut Vec<NodeId>) {
             // and a block of the declarations in it.
             "declaration_list" | "compound_statement" | "preproc_if" | "preproc_ifdef"
             | "preproc_else" | "preproc_elif" | "preproc_elifdef" => collect(tree, c, out),
+            // The `;` after a class's `}` declares nothing and needs nothing: it stays where
+            // its class goes, for the tree moves, as it did when it was a token.
+            "empty_declaration" => {}
             _ => out.push(c),
         }
     }

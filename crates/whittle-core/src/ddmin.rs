@@ -91,7 +91,9 @@ pub(crate) fn ddmin_from(
 /// by `render`.
 ///
 /// Subsets are tried only at `n = 2` (where they are the complements); after a complement is
-/// removed, the scan goes on from the same part instead of the first; and the first split may be
+/// removed, the scan goes on from the same part instead of the first (with [`Tested::Untried`],
+/// `auto`'s runs, also when every part of the step after it fails: [`Split::resuming`]); and the
+/// first split may be
 /// into more parts than 2 (`Split::first`: the granularity where an earlier run over the same
 /// items ended), or into parts of as many bytes (`Split::by_size_down_to`). Returns
 /// the kept items and the granularity the run ended at. With [`Tested::All`] the result is

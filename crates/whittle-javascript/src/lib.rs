@@ -68,6 +68,7 @@ fn spec() -> Spec {
         }),
         optional: None,
         comments: &["comment", "html_comment"],
+        empty_items: &[],
     }
 }
 

@@ -23,6 +23,7 @@ fn spec() -> Spec {
         asi: None,
         optional: None,
         comments: &["comment"],
+        empty_items: &[],
     }
 }
 

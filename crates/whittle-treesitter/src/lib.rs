@@ -49,6 +49,24 @@ pub struct Spec {
     /// Node kinds that are comments. One that is deleted after a kept child on its line keeps
     /// the line break after it (see [`render`]); they are the blank nodes of [`comments`].
     pub comments: &'static [&'static str],
+    /// Anonymous tokens that stand alone as an element of a list, as (the list's kind, the
+    /// token, the label of the leaf it becomes): C's and C++'s empty declaration `;` in a class
+    /// body or at file scope, which deleting a member function or a function defined with a
+    /// `;` after it leaves. In the template it could only go with the whole list; as a leaf, the
+    /// tree moves delete it, and the blanks around it are gaps between children.
+    pub empty_items: &'static [EmptyItem],
+}
+
+/// An anonymous token that is a leaf where it stands alone in a list: see
+/// [`Spec::empty_items`].
+#[derive(Clone, Copy, Debug)]
+pub struct EmptyItem {
+    /// The kind of the list.
+    pub list: &'static str,
+    /// The token.
+    pub token: &'static str,
+    /// The leaf's label.
+    pub label: &'static str,
 }
 
 /// What [`render`] needs besides the tree: the spans whose lines must not be re-indented.
@@ -203,6 +221,9 @@ fn build(spec: &Spec, input: &[u8], read: Read) -> Result<(Document, usize), Par
     let mut open: Vec<(usize, usize)> = vec![(input.len(), 0)];
     // For every tree-sitter level we entered: whether it opened a builder node.
     let mut entered: Vec<bool> = Vec::new();
+    // The kinds of the tree-sitter nodes we entered, the root's first: the list an empty item
+    // stands in.
+    let mut lists: Vec<&str> = vec![root.kind()];
     let mut descend = cursor.goto_first_child();
     if descend {
         entered.push(false);
@@ -220,7 +241,8 @@ fn build(spec: &Spec, input: &[u8], read: Read) -> Result<(Document, usize), Par
             }
             let fits = start >= last_end && end <= parent_end && start < end;
             let mut opened = false;
-            if is_node(spec, &node) && fits {
+            let list = lists.last().copied().unwrap_or_default();
+            if let Some(label) = label_of(spec, &node, list).filter(|_| fits) {
                 pending.add(&mut b, &mut open, start, optional_label);
                 let edge = cursor.field_name().unwrap_or(UNNAMED_EDGE);
                 if let Some(last) = open.last_mut() {
@@ -233,11 +255,11 @@ fn build(spec: &Spec, input: &[u8], read: Read) -> Result<(Document, usize), Par
                     });
                     b.leaf(ERROR_LABEL, edge, start, end);
                 } else if has_named_child(spec, &node) {
-                    b.open(node.kind(), edge, start);
+                    b.open(label, edge, start);
                     open.push((end, start));
                     opened = true;
                 } else {
-                    b.leaf(node.kind(), edge, start, end);
+                    b.leaf(label, edge, start, end);
                 }
                 // Nested protected nodes (a string inside an f-string) are covered by the outer.
                 if spec.protected.contains(&node.kind())
@@ -249,6 +271,7 @@ fn build(spec: &Spec, input: &[u8], read: Read) -> Result<(Document, usize), Par
             }
             if opened && cursor.goto_first_child() {
                 entered.push(true);
+                lists.push(node.kind());
                 continue;
             }
             if opened {
@@ -263,6 +286,7 @@ fn build(spec: &Spec, input: &[u8], read: Read) -> Result<(Document, usize), Par
             if !cursor.goto_parent() {
                 break;
             }
+            lists.pop();
             if entered.pop() == Some(true) {
                 let end = cursor.node().end_byte();
                 pending.add(&mut b, &mut open, end, optional_label);
@@ -318,15 +342,29 @@ fn defects(root: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
     }
 }
 
-/// Whether a tree-sitter node becomes a node of the tree (rather than a part of the template).
-fn is_node(spec: &Spec, node: &tree_sitter::Node<'_>) -> bool {
-    node.is_named() && !spec.tokens.contains(&node.kind())
+/// The label of the node a tree-sitter node in `list` (its parent's kind) becomes; `None` where
+/// it stays a part of the template.
+fn label_of<'t>(spec: &Spec, node: &tree_sitter::Node<'t>, list: &str) -> Option<&'t str> {
+    if node.is_named() {
+        return (!spec.tokens.contains(&node.kind())).then(|| node.kind());
+    }
+    let kind = node.kind();
+    (spec.empty_items.iter())
+        .find(|e| e.token == kind && e.list == list)
+        .map(|e| e.label)
 }
 
 fn has_named_child(spec: &Spec, node: &tree_sitter::Node<'_>) -> bool {
+    let list = node.kind();
     let mut c = node.walk();
-    node.named_children(&mut c)
-        .any(|k| k.end_byte() > k.start_byte() && is_node(spec, &k))
+    let node_in_list = |k: &tree_sitter::Node<'_>| {
+        k.end_byte() > k.start_byte() && label_of(spec, k, list).is_some()
+    };
+    if spec.empty_items.iter().any(|e| e.list == list) {
+        node.children(&mut c).any(|k| node_in_list(&k))
+    } else {
+        node.named_children(&mut c).any(|k| node_in_list(&k))
+    }
 }
 
 #[cfg(test)]

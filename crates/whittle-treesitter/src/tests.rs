@@ -12,6 +12,7 @@ fn python() -> Spec {
         asi: None,
         optional: None,
         comments: &["comment"],
+        empty_items: &[],
     }
 }
 
@@ -275,6 +276,7 @@ fn javascript() -> Spec {
         }),
         optional: None,
         comments: &["comment"],
+        empty_items: &[],
     }
 }
 

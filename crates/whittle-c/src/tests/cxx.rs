@@ -111,3 +111,33 @@ fn a_type_template_parameters_typename_may_become_class_but_a_dependent_name_kee
         [("typename", 9), ("typename", 28), ("typename", 44)]
     );
 }
+
+#[test]
+fn an_empty_declaration_is_a_leaf_the_tree_moves_can_delete() {
+    // The `;` left alone in a class body, and those after a class's `}` at file scope and in a
+    // namespace: leaves where tree-sitter keeps them as tokens of the list.
+    let src = "class e {\n  int x;\n  ;\n};\nstruct s {};\nnamespace n { struct t {}; }\n";
+    let doc = round_trip(&CPP, src.as_bytes());
+    let tree = &doc.tree;
+    let empty: Vec<NodeId> = (tree.nodes())
+        .filter(|&n| tree.label(n) == "empty_declaration")
+        .collect();
+    assert_eq!(empty.len(), 4);
+    assert!(empty.iter().all(|&n| tree.text(n) == b";"));
+    assert_eq!(
+        at(tree, &[0, 1, 1]),
+        ("empty_declaration".into(), ";".into())
+    );
+    // Deleted with the member before it, the class body is empty but for the blanks before
+    // the first (the space move's), and the namespace's `;` after `struct t {}` goes on its own.
+    let mut edits = Edits::new();
+    edits.set(node_at(tree, &[0, 1, 0]), Edit::Delete);
+    edits.set(node_at(tree, &[0, 1, 1]), Edit::Delete);
+    edits.set(empty[3], Edit::Delete);
+    let mut out = Vec::new();
+    CPP.render(&doc, &edits, &mut out);
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "class e {\n  \n};\nstruct s {};\nnamespace n { struct t {} }\n"
+    );
+}
