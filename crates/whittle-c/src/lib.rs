@@ -101,9 +101,10 @@ impl CFamily {
     }
 }
 
-/// The empty declaration `;` where it stands alone in a list of declarations: at file scope, in
-/// a namespace's or an `extern "C"` block's body, in a class body (after a member function
-/// defined in it, `void f(){};`). Deleting what came before it leaves it.
+/// The empty declaration `;` where it stands alone in a list of declarations: after a class's
+/// `}` at file scope, in a namespace's or an `extern "C"` block's body, and in a class body
+/// after a member function defined there (`void f() { g(); };`). Deleting what came before it
+/// leaves it.
 const EMPTY_DECLARATIONS: &[EmptyItem] = &[
     empty_declaration("translation_unit"),
     empty_declaration("declaration_list"),
