@@ -116,10 +116,7 @@ pub(crate) fn ddmin_by<C: Send>(
     later: Option<&Later<'_>>,
 ) -> Result<(Vec<usize>, usize), ReduceError> {
     let len = first.config.len();
-    let first = match known.tested {
-        Tested::Untried => first.resuming(),
-        Tested::All => first,
-    };
+    let first = first.resuming(known.tested == Tested::Untried);
     let mut step = Rc::new(first);
     let memo = Memo::default();
     let mut failures = Failures::default();
@@ -380,10 +377,7 @@ impl<C> DdminSteps<'_, '_, C> {
         let len = (later.len)(s.run)?;
         let mut ended = (*s.ended).clone();
         ended.push(kept);
-        let first = match self.tested {
-            Tested::Untried => Split::first(len, 2).resuming(),
-            Tested::All => Split::first(len, 2),
-        };
+        let first = Split::first(len, 2).resuming(self.tested == Tested::Untried);
         Some(Run::new(s.run + 1, first, Rc::new(ended)))
     }
 

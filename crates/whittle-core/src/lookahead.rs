@@ -296,8 +296,7 @@ impl Lookahead {
             } else {
                 2
             };
-            let split = Split::first(items.len(), start);
-            let split = if auto { split.resuming() } else { split };
+            let split = Split::first(items.len(), start).resuming(auto);
             Lookahead::ddmin(items, split, Some((level, index)))
         } else {
             // `auto` sweeps once (see `algo::gtr_round`), the paper until a sweep keeps nothing.

@@ -109,14 +109,14 @@ impl Split {
     }
 
     /// This step, in a run whose step after one that failed in every part resumes the scan
-    /// where it was (`auto`'s runs; the papers' start it at the first part). After a win the
+    /// where it was, with `resumes` (`auto`'s runs; the papers' start it at the first part). After a win the
     /// scan goes on from the part after the one removed (Hodován and Kiss); when every part then
     /// fails, the finer step starts at the first half of the part the scan started from, so
     /// the position carries over a change of granularity too: what a test lets go often lies
     /// together (the elements near the end of a list that the test needs only the start of),
     /// and the scan had got there.
-    pub(crate) fn resuming(mut self) -> Split {
-        self.resumes = true;
+    pub(crate) fn resuming(mut self, resumes: bool) -> Split {
+        self.resumes = resumes;
         self
     }
 

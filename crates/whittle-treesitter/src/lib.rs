@@ -49,11 +49,10 @@ pub struct Spec {
     /// Node kinds that are comments. One that is deleted after a kept child on its line keeps
     /// the line break after it (see [`render`]); they are the blank nodes of [`comments`].
     pub comments: &'static [&'static str],
-    /// Anonymous tokens that stand alone as an element of a list, as (the list's kind, the
-    /// token, the label of the leaf it becomes): C's and C++'s empty declaration `;` in a class
-    /// body or at file scope, which deleting a member function or a function defined with a
-    /// `;` after it leaves. In the template it could only go with the whole list; as a leaf, the
-    /// tree moves delete it, and the blanks around it are gaps between children.
+    /// Anonymous tokens that stand alone as an element of a list, each made a leaf there: C's and
+    /// C++'s empty declaration `;` in a class body or at file scope, which deleting the member
+    /// or the class before it leaves. In the template it could only go with the whole list; as
+    /// a leaf, the tree moves delete it, and the blanks around it are gaps between children.
     pub empty_items: &'static [EmptyItem],
 }
 
@@ -219,14 +218,12 @@ fn build(spec: &Spec, input: &[u8], read: Read) -> Result<(Document, usize), Par
     let mut cursor = root.walk();
     // For every open ancestor: its end and the end of its last added child.
     let mut open: Vec<(usize, usize)> = vec![(input.len(), 0)];
-    // For every tree-sitter level we entered: whether it opened a builder node.
-    let mut entered: Vec<bool> = Vec::new();
-    // The kinds of the tree-sitter nodes we entered, the root's first: the list an empty item
-    // stands in.
-    let mut lists: Vec<&str> = vec![root.kind()];
+    // For every tree-sitter level we entered: whether it opened a builder node, and the kind of
+    // the node whose children it holds (the list an empty item stands in).
+    let mut entered: Vec<(bool, &str)> = Vec::new();
     let mut descend = cursor.goto_first_child();
     if descend {
-        entered.push(false);
+        entered.push((false, root.kind()));
     }
     while descend || !entered.is_empty() {
         if descend {
@@ -241,7 +238,7 @@ fn build(spec: &Spec, input: &[u8], read: Read) -> Result<(Document, usize), Par
             }
             let fits = start >= last_end && end <= parent_end && start < end;
             let mut opened = false;
-            let list = lists.last().copied().unwrap_or_default();
+            let list = entered.last().map_or("", |&(_, kind)| kind);
             if let Some(label) = label_of(spec, &node, list).filter(|_| fits) {
                 pending.add(&mut b, &mut open, start, optional_label);
                 let edge = cursor.field_name().unwrap_or(UNNAMED_EDGE);
@@ -254,7 +251,7 @@ fn build(spec: &Spec, input: &[u8], read: Read) -> Result<(Document, usize), Par
                         message: "syntax error; this part is kept as text".to_string(),
                     });
                     b.leaf(ERROR_LABEL, edge, start, end);
-                } else if has_named_child(spec, &node) {
+                } else if has_node_child(spec, &node) {
                     b.open(label, edge, start);
                     open.push((end, start));
                     opened = true;
@@ -270,8 +267,7 @@ fn build(spec: &Spec, input: &[u8], read: Read) -> Result<(Document, usize), Par
                 }
             }
             if opened && cursor.goto_first_child() {
-                entered.push(true);
-                lists.push(node.kind());
+                entered.push((true, node.kind()));
                 continue;
             }
             if opened {
@@ -286,8 +282,7 @@ fn build(spec: &Spec, input: &[u8], read: Read) -> Result<(Document, usize), Par
             if !cursor.goto_parent() {
                 break;
             }
-            lists.pop();
-            if entered.pop() == Some(true) {
+            if entered.pop().is_some_and(|(opened, _)| opened) {
                 let end = cursor.node().end_byte();
                 pending.add(&mut b, &mut open, end, optional_label);
                 open.pop();
@@ -295,7 +290,7 @@ fn build(spec: &Spec, input: &[u8], read: Read) -> Result<(Document, usize), Par
             }
         }
     }
-    while let Some(was_open) = entered.pop() {
+    while let Some((was_open, _)) = entered.pop() {
         if was_open {
             pending.add(&mut b, &mut open, input.len(), optional_label);
             open.pop();
@@ -354,17 +349,12 @@ fn label_of<'t>(spec: &Spec, node: &tree_sitter::Node<'t>, list: &str) -> Option
         .map(|e| e.label)
 }
 
-fn has_named_child(spec: &Spec, node: &tree_sitter::Node<'_>) -> bool {
+/// Whether a child of `node` becomes a node of the tree: a named one, or an empty item.
+fn has_node_child(spec: &Spec, node: &tree_sitter::Node<'_>) -> bool {
     let list = node.kind();
     let mut c = node.walk();
-    let node_in_list = |k: &tree_sitter::Node<'_>| {
-        k.end_byte() > k.start_byte() && label_of(spec, k, list).is_some()
-    };
-    if spec.empty_items.iter().any(|e| e.list == list) {
-        node.children(&mut c).any(|k| node_in_list(&k))
-    } else {
-        node.named_children(&mut c).any(|k| node_in_list(&k))
-    }
+    node.children(&mut c)
+        .any(|k| k.end_byte() > k.start_byte() && label_of(spec, &k, list).is_some())
 }
 
 #[cfg(test)]
