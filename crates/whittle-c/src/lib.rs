@@ -209,7 +209,7 @@ impl Format for CFamily {
     /// Whether tree-sitter reads the candidate without any error or missing token, and it
     /// uses no name it does not declare ([`scope`]).
     fn gate(&self, bytes: &[u8]) -> bool {
-        self.gate_within(bytes, &[0, 0])
+        self.gate_counts(bytes, &[0, 0]).is_some()
     }
 
     /// The input's own errors and undeclared names: preprocessed libstdc++ has constructs the
@@ -219,16 +219,19 @@ impl Format for CFamily {
         Some(self.defects(input).to_vec())
     }
 
-    fn gate_within(&self, bytes: &[u8], allowance: &[usize]) -> bool {
+    fn gate_counts(&self, bytes: &[u8], allowance: &[usize]) -> Option<Vec<usize>> {
         let &[errors, undeclared] = allowance else {
-            return false;
+            return None;
         };
         // Too many places the grammar cannot read: rejected before whittle's tree is built.
         match whittle_treesitter::parse_counting_at_most(&self.spec(), bytes, errors) {
-            Ok(Some((doc, _))) => scope::undeclared(&doc.tree, self.c) <= undeclared,
-            Ok(None) => false,
+            Ok(Some((doc, found))) => {
+                let names = scope::undeclared(&doc.tree, self.c);
+                (names <= undeclared).then(|| vec![found, names])
+            }
+            Ok(None) => None,
             // Bytes tree-sitter gives up on pass only where the input's did too ([`defects`]).
-            Err(_) => allowance == [usize::MAX; 2],
+            Err(_) => (allowance == [usize::MAX; 2]).then(|| vec![usize::MAX; 2]),
         }
     }
 }

@@ -148,7 +148,7 @@ impl<'a> Reducer<'a> {
             stop,
             retest_timeouts(oracle, jobs),
             doc.tree.len(),
-            allowance.unwrap_or_default(),
+            (gate.then(|| key(input)), allowance.unwrap_or_default()),
         );
         // The odds are learned under the move the tests are counted under.
         let odds = Odds::default();

@@ -165,11 +165,15 @@ pub trait Format: Send + Sync {
         self.gate(input).then(Vec::new)
     }
 
-    /// The gate with the allowance [`Format::gate_allowance`] gave: whether a candidate has no
-    /// more defects of each kind than that. The default is [`Format::gate`].
-    fn gate_within(&self, bytes: &[u8], allowance: &[usize]) -> bool {
+    /// The gate with the allowance [`Format::gate_allowance`] gave: `None` if a candidate has
+    /// more defects of some kind than that, else how many of each kind it has (what
+    /// [`Format::gate_allowance`] would say of it). The reduction keeps the counts, so that a
+    /// candidate judged before the allowance shrank, and the file it accepts, are judged against
+    /// the allowance again without a second parse. The default is [`Format::gate`], with no
+    /// counts.
+    fn gate_counts(&self, bytes: &[u8], allowance: &[usize]) -> Option<Vec<usize>> {
         let _ = allowance;
-        self.gate(bytes)
+        self.gate(bytes).then(Vec::new)
     }
 
     /// The format's own moves below the tree that rewrite lists of places at once (C's

@@ -123,10 +123,22 @@ fn the_gate_allows_the_inputs_own_errors_and_no_more() {
     assert_eq!(allowance, [1, 0]);
     assert!(!C.gate(input));
     // The broken function without its error, and the same with a second error.
-    assert!(C.gate_within(b"int f(void) { return 1; }\nint g;\n", &allowance));
-    assert!(C.gate_within(b"int f(void) { return 1 +; }\n", &allowance));
-    assert!(!C.gate_within(b"int f(void) { return 1 +; }\nint g\n", &allowance));
-    assert!(!C.gate_within(b"int f(void) { return 1 +; }\nint g = ;\n", &allowance));
+    assert!(
+        C.gate_counts(b"int f(void) { return 1; }\nint g;\n", &allowance)
+            .is_some()
+    );
+    assert!(
+        C.gate_counts(b"int f(void) { return 1 +; }\n", &allowance)
+            .is_some()
+    );
+    assert!(
+        C.gate_counts(b"int f(void) { return 1 +; }\nint g\n", &allowance)
+            .is_none()
+    );
+    assert!(
+        C.gate_counts(b"int f(void) { return 1 +; }\nint g = ;\n", &allowance)
+            .is_none()
+    );
 }
 
 #[test]
