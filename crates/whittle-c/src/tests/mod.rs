@@ -122,23 +122,19 @@ fn the_gate_allows_the_inputs_own_errors_and_no_more() {
         .expect("a counting gate never switches off");
     assert_eq!(allowance, [1, 0]);
     assert!(!C.gate(input));
-    // The broken function without its error, and the same with a second error.
-    assert!(
-        C.gate_counts(b"int f(void) { return 1; }\nint g;\n", &allowance)
-            .is_some()
-    );
-    assert!(
-        C.gate_counts(b"int f(void) { return 1 +; }\n", &allowance)
-            .is_some()
-    );
-    assert!(
-        C.gate_counts(b"int f(void) { return 1 +; }\nint g\n", &allowance)
-            .is_none()
-    );
-    assert!(
-        C.gate_counts(b"int f(void) { return 1 +; }\nint g = ;\n", &allowance)
-            .is_none()
-    );
+    // The broken function without its error, with it alone, and with a second error.
+    for (candidate, counts) in [
+        ("int f(void) { return 1; }\nint g;\n", Some(vec![0, 0])),
+        ("int f(void) { return 1 +; }\n", Some(vec![1, 0])),
+        ("int f(void) { return 1 +; }\nint g\n", None),
+        ("int f(void) { return 1 +; }\nint g = ;\n", None),
+    ] {
+        assert_eq!(
+            C.gate_counts(candidate.as_bytes(), &allowance),
+            counts,
+            "{candidate}"
+        );
+    }
 }
 
 #[test]
