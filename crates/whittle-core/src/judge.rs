@@ -152,7 +152,7 @@ impl<'a> Judge<'a> {
         cancel: &dyn Fn() -> bool,
     ) -> Result<Verdict, ReduceError> {
         if let Some(v) = self.cached(key) {
-            return Ok(self.admitted(v, bytes, gate));
+            return Ok(self.admitted(v, key, bytes, gate));
         }
         if gate && !self.passes_gate(key, bytes) {
             bump(&self.counters.gate_rejections);
@@ -195,12 +195,18 @@ impl<'a> Judge<'a> {
         passed.get(&key).cloned()
     }
 
-    /// `verdict` for `bytes`, unless it is interesting and the gate (on with `gate`) now
+    /// `verdict` for `bytes` (whose key is `key`), unless it is interesting and the gate (on with `gate`) now
     /// rejects them: a verdict given before the allowance was tightened, to a candidate that
     /// idle workers judged ahead of the commit that tightened it, counts as the gate's answer
     /// now, as it would have at `-j 1`.
-    pub(crate) fn admitted(&self, verdict: Verdict, bytes: &[u8], gate: bool) -> Verdict {
-        if verdict == Verdict::Interesting && gate && !self.passes_gate(key(bytes), bytes) {
+    pub(crate) fn admitted(
+        &self,
+        verdict: Verdict,
+        key: u128,
+        bytes: &[u8],
+        gate: bool,
+    ) -> Verdict {
+        if verdict == Verdict::Interesting && gate && !self.passes_gate(key, bytes) {
             return Verdict::Boring;
         }
         verdict

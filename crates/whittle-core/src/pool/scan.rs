@@ -249,7 +249,7 @@ impl Pool {
         }
         let k = key(&out);
         if let Some(v) = judge.cached(k) {
-            let v = judge.admitted(v, &out, gate);
+            let v = judge.admitted(v, k, &out, gate);
             return Slot::Known(v == Verdict::Interesting, c, out);
         }
         match self.running(k) {
@@ -413,7 +413,7 @@ impl Pool {
                     unreachable!("matched above")
                 };
                 if let Some(v) = judge.cached(k) {
-                    let interesting = judge.admitted(v, &out, gate) == Verdict::Interesting;
+                    let interesting = judge.admitted(v, k, &out, gate) == Verdict::Interesting;
                     *slot = Slot::Known(interesting, c, out);
                     return Some(Ok(interesting));
                 }
@@ -445,7 +445,7 @@ impl Pool {
         };
         match verdict {
             Some(v) if v != Verdict::Cancelled => {
-                let interesting = judge.admitted(v, &out, gate) == Verdict::Interesting;
+                let interesting = judge.admitted(v, job.key, &out, gate) == Verdict::Interesting;
                 *slot = Slot::Known(interesting, c, out);
                 Some(Ok(interesting))
             }
