@@ -131,7 +131,7 @@ fn run_tree(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError
 }
 
 /// [`Algorithm::Auto`]: the slice first, once (`slice.rs`: a few of the file's parts with what
-/// they need), and the blank move (`blanks.rs`: the format's blank nodes, all at once), then the
+/// they need), the literal probe (`alone.rs`: the file's literals alone, once) and the blank move (`blanks.rs`: the format's blank nodes, all at once), then the
 /// format's list moves ([`crate::ListMove`]: C's declarations),
 /// then the tree moves (they remove the most bytes per test), the format's list moves that
 /// come after them (the tree moves again if one changed something), then the
@@ -142,6 +142,10 @@ fn run_tree(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError
 /// the format's gate rejects, the byte-level tail.
 fn run_auto(r: &mut Reducer<'_>) -> Result<(), ReduceError> {
     crate::slice::reduce_slice(r)?;
+    // While the literal probe is tested, idle workers start the blank move and the tree moves'
+    // first round.
+    let after_probe = |r: &Reducer<'_>, v: View<'_>, _: bool| blanks_then_first_round(r, v);
+    crate::alone::reduce_alone(r, Successor::new(r, &after_probe))?;
     // While the blank move is tested, idle workers start the tree moves' first round.
     let first_round = |r: &Reducer<'_>, v: View<'_>, _: bool| auto_first_round(r, v);
     crate::blanks::reduce_blanks(r, Successor::new(r, &first_round))?;
@@ -206,11 +210,18 @@ pub(crate) fn opening(r: &Reducer<'_>, algorithm: Algorithm) -> Option<Lookahead
         Algorithm::Auto => {
             let f = r.format();
             (f.list_moves().is_empty() && f.slices(v.doc).is_none()).then(|| {
-                let blanks = crate::blanks::step(r, v, auto_first_round);
-                Lookahead::chain([blanks, auto_first_round(r, v)])
+                let probe = crate::alone::step(r, v, blanks_then_first_round);
+                Lookahead::chain([probe, blanks_then_first_round(r, v)])
             })?
         }
     }
+}
+
+/// The blank move and, after it, the tree moves' first round over the tree in `v`: what `auto`
+/// tests after the literal probe, whether it wins (over its parse) or not.
+fn blanks_then_first_round(r: &Reducer<'_>, v: View<'_>) -> Option<Lookahead> {
+    let blanks = crate::blanks::step(r, v, auto_first_round);
+    Lookahead::chain([blanks, auto_first_round(r, v)])
 }
 
 /// The tree moves' first round over the tree in `v`, in `auto`'s order, while every candidate

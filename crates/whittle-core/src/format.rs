@@ -72,6 +72,18 @@ pub trait Format: Send + Sync {
         Vec::new()
     }
 
+    /// The literal probe: a program made of the document's literals alone (strings, numbers,
+    /// regular expressions), each a statement of its own and each text once, which `auto` tries
+    /// once before its tree moves. Where what the test looks for is one literal (a regular
+    /// expression an engine rejects, a number it prints wrong, an escape a parser misreads), the
+    /// literal is then one statement of a flat list, found by ddmin in a few tests, instead of
+    /// at the bottom of the call path the tree moves would take apart level by level. `None`
+    /// (the default) for a format whose literals cannot stand alone (C: not at file scope).
+    fn literals_alone(&self, doc: &Document) -> Option<Vec<u8>> {
+        let _ = doc;
+        None
+    }
+
     /// A tidier rendering of the document that is not a tree edit (trailing white space and blank
     /// lines removed, say), tried once after the algorithm ends and kept if the test still finds
     /// it interesting. `None` (the default) when the format has nothing to offer.

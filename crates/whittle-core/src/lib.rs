@@ -4,6 +4,7 @@
 //! format, and only its `oracle` module starts processes.
 
 mod algo;
+mod alone;
 mod below;
 mod blanks;
 mod candidate;

@@ -9,7 +9,7 @@ use whittle_core::{
     CompiledRules, Deletion, Document, Edit, Edits, Format, NodeId, ParseError, SubstituteByChild,
     Template, Tree,
 };
-use whittle_treesitter::{Asi, LexSpec, Spec};
+use whittle_treesitter::{Asi, LexSpec, LiteralsAlone, Spec};
 
 /// The npm packages (`name@version`, for `npm pack`) of the JavaScript corpus, fetched into
 /// `target/corpus/javascript/` (never committed): 4,646 `.js`, `.mjs` and `.cjs` files. The round
@@ -202,6 +202,16 @@ const LEX: LexSpec = LexSpec {
     is_word: whittle_treesitter::is_word,
 };
 
+/// The literal probe: strings, numbers, regular expressions and templates without
+/// substitutions, each a statement of its own; `"use strict"` is left out (as the first
+/// statement it would make the probe strict, where octal escapes are errors).
+const ALONE: LiteralsAlone = LiteralsAlone {
+    kinds: &["string", "number", "regex", "template_string"],
+    holes: &["template_substitution"],
+    skip: &[b"use strict"],
+    end: b";\n",
+};
+
 /// The module an import, an export or a call of `require` or `import` names: `'x'` of
 /// `import a from 'x'`, `export * from 'x'`, `require('x')` and `import('x')`.
 fn is_module_specifier(tree: &Tree, n: NodeId) -> bool {
@@ -243,6 +253,10 @@ impl Format for JavaScript {
 
     fn lexicon(&self, doc: &Document) -> Option<whittle_core::Lexicon> {
         Some(whittle_treesitter::lexicon(&LEX, doc))
+    }
+
+    fn literals_alone(&self, doc: &Document) -> Option<Vec<u8>> {
+        whittle_treesitter::literals_alone(doc, &ALONE)
     }
 
     fn parse(&self, input: &[u8]) -> Result<Document, ParseError> {

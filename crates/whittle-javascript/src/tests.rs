@@ -843,3 +843,64 @@ fn the_blank_nodes_are_the_comments() {
         "a = 1 \n b = 2\nf( 3, \"// no\")\nc\n"
     );
 }
+
+#[test]
+fn the_literal_probe_is_each_literal_once_as_a_statement() {
+    let src = "'use strict';\n\
+               const s = 'a' + \"b\", n = 0x1f, r = /x{2}/g;\n\
+               function f(x) { return x === 'a' ? `t` : `u${'in' + x}v`; }\n\
+               f(1.5e3, 'a', /* 'no' */ [2n]);\n";
+    let probe = JavaScript
+        .literals_alone(&parse(src))
+        .expect("it has literals");
+    // Not `'use strict'` (first, it would make the probe strict), nor the comment's `'no'`; the
+    // second `'a'` is left out; the template with a substitution is left out, the string inside
+    // its substitution is not.
+    assert_eq!(
+        String::from_utf8(probe).unwrap(),
+        "'a';\n\"b\";\n0x1f;\n/x{2}/g;\n`t`;\n'in';\n1.5e3;\n2n;\n"
+    );
+    assert!(JavaScript.literals_alone(&parse("f(x);\n")).is_none());
+}
+
+/// Where the test is about one literal (here a pattern node 20 refuses, three functions deep),
+/// the probe makes the file a flat list of literals in one test (right after the input and the
+/// empty file),
+/// and the reduction goes on from there.
+#[test]
+fn the_literal_probe_finds_a_literal_deep_in_functions() {
+    let src = "const MONTHS = ['Jan', 'Feb', 'Mar'];\n\
+               function makeFormatter(options) {\n\
+               \x20 const sep = options.separator || '/';\n\
+               \x20 function parse(text) {\n\
+               \x20   function parseTime(t) {\n\
+               \x20     const clock = /(?<h>\\d{1,2}):(?<m>\\d{2})(?<h>[ap]m)?/i;\n\
+               \x20     return clock.exec(t);\n\
+               \x20   }\n\
+               \x20   return parseTime(text.split('T')[1] || '00:00');\n\
+               \x20 }\n\
+               \x20 return { parse, short: (d) => d.join(sep + MONTHS[0]) };\n\
+               }\n\
+               console.log(makeFormatter({ separator: '.' }).parse('2024-02-29T13:45'));\n";
+    let pattern = b"/(?<h>\\d{1,2}):(?<m>\\d{2})(?<h>[ap]m)?/i";
+    let tested = std::sync::Mutex::new(Vec::new());
+    let test = |bytes: &[u8]| {
+        tested.lock().unwrap().push(bytes.to_vec());
+        JavaScript.gate(bytes) && bytes.windows(pattern.len()).any(|w| w == pattern)
+    };
+    let reduced = auto(src.as_bytes(), &test);
+    assert_eq!(reduced.best, pattern);
+    let probe = "'Jan';\n'Feb';\n'Mar';\n'/';\n\
+                 /(?<h>\\d{1,2}):(?<m>\\d{2})(?<h>[ap]m)?/i;\n\
+                 'T';\n1;\n'00:00';\n0;\n'.';\n'2024-02-29T13:45';\n";
+    // The input, the empty file, then the probe.
+    let tested = tested.into_inner().unwrap();
+    let first: Vec<_> = tested
+        .iter()
+        .take(3)
+        .map(|t| String::from_utf8_lossy(t))
+        .collect();
+    assert_eq!(first, [src, "", probe]);
+    let by_move = &reduced.report.stats.tests_by_move;
+    assert_eq!(by_move.get("literals-alone"), Some(&1), "{by_move:?}");
+}

@@ -6,7 +6,7 @@ use whittle_core::{
     CompiledRules, Deletion, Document, Edit, Edits, Format, Lexicon, NodeId, ParseError,
     SubstituteByChild, Template,
 };
-use whittle_treesitter::{LexSpec, Spec};
+use whittle_treesitter::{LexSpec, LiteralsAlone, Spec};
 
 /// Python source files.
 #[derive(Clone, Copy, Debug, Default)]
@@ -26,6 +26,16 @@ fn spec() -> Spec {
         empty_items: &[],
     }
 }
+
+/// The literal probe: strings (each part of an implicit concatenation on its own; an f-string
+/// with a replacement field is left out, the literals inside the field are not), integers and
+/// floats, each on a line of its own.
+const ALONE: LiteralsAlone = LiteralsAlone {
+    kinds: &["string", "integer", "float"],
+    holes: &["interpolation"],
+    skip: &[],
+    end: b"\n",
+};
 
 /// The moves below the tree for Python: names, string contents, numbers, blanks between tokens,
 /// and a small placeholder table (an expression, a block or a simple statement by `0`).
@@ -190,6 +200,10 @@ impl Format for Python {
 
     fn lexicon(&self, doc: &Document) -> Option<Lexicon> {
         Some(whittle_treesitter::lexicon(&LEX, doc))
+    }
+
+    fn literals_alone(&self, doc: &Document) -> Option<Vec<u8>> {
+        whittle_treesitter::literals_alone(doc, &ALONE)
     }
 
     fn parse(&self, input: &[u8]) -> Result<Document, ParseError> {

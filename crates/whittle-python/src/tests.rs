@@ -511,3 +511,20 @@ fn the_blank_nodes_are_the_comments() {
         "def f():  \n    return '# no'\nx = 1  \ny = 2\n"
     );
 }
+
+#[test]
+fn the_literal_probe_is_each_literal_once_on_a_line() {
+    let src = "\"\"\"Doc.\"\"\"\n\
+               x = f\"a{b['k']}c\" + 'd' 'e'\n\
+               def f(n=2):\n    return n * 1.5e3 + 0x1f + 2j if n != 'd' else rb'\\d'\n";
+    let doc = Python.parse(src.as_bytes()).expect("parses");
+    let probe = Python.literals_alone(&doc).expect("it has literals");
+    // The f-string with a replacement field is left out, the string inside the field is not;
+    // each part of `'d' 'e'` stands alone; the second `'d'` is left out.
+    assert_eq!(
+        String::from_utf8(probe).unwrap(),
+        "\"\"\"Doc.\"\"\"\n'k'\n'd'\n'e'\n2\n1.5e3\n0x1f\n2j\nrb'\\d'\n"
+    );
+    let empty = Python.parse(b"f(x)\n").expect("parses");
+    assert!(Python.literals_alone(&empty).is_none());
+}

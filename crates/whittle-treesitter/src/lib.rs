@@ -11,10 +11,12 @@
 //! meet that would otherwise join ([`Asi`]). Named node kinds listed as [`Spec::tokens`] stay in
 //! the template. See `docs/adding-a-language.md`.
 
+mod alone;
 mod lexicon;
 mod mask;
 mod render;
 
+pub use alone::{LiteralsAlone, literals_alone};
 pub use lexicon::{LexSpec, keep_renamable_names, lexicon, lexicon_with_free_names, no_references};
 pub use mask::{Optional, gnu_attributes};
 pub use render::{Asi, render, tidy};
