@@ -9,7 +9,8 @@
 //!   text splices of the kinds the moves below the tree make (renamings, emptied or shortened
 //!   literals, numbers, blanks, placeholders) render bytes that the format parses again, which
 //!   again round-trip; the gate never panics on them;
-//! - per format: an XML document the gate accepts needed no recovery; a PDF written afresh
+//! - per format: an XML document the gate accepts needed no recovery; a JavaScript or Python
+//!   file the gate accepts has a literal probe the gate accepts too; a PDF written afresh
 //!   (the form of every candidate) loads into the same tree and rewriting it changes nothing,
 //!   also through the nesting (`pdf-nested`: the same combined tree, with the scripts and XML
 //!   inside), whose text candidates are the moves' splices on a nested document.
@@ -209,12 +210,19 @@ fn per_format(
             }
         }
         Target::Pdf | Target::PdfNested => pdf(target, doc, input, noop, rewritten),
-        Target::Python
-        | Target::JavaScript
-        | Target::Lines
-        | Target::Trace
-        | Target::C
-        | Target::Cpp => {}
+        Target::Python | Target::JavaScript => {
+            // docs/algorithms.md: the literal probe of a file the gate accepts passes it too.
+            let format = target.format();
+            if let Some(probe) = format.literals_alone(doc)
+                && format.gate(input)
+            {
+                assert!(
+                    format.gate(&probe),
+                    "{target}: the gate accepts the file but not its literal probe"
+                );
+            }
+        }
+        Target::Lines | Target::Trace | Target::C | Target::Cpp => {}
     }
 }
 

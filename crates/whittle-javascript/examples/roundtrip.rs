@@ -1,6 +1,7 @@
 //! Round trip over a directory of JavaScript files (by default the npm corpus in
 //! `target/corpus/javascript`, see `docs/javascript.md` for how to fetch it): how many parse
-//! without error nodes, render back byte for byte, and pass the gate; and, for the largest file,
+//! without error nodes, render back byte for byte, and pass the gate (and, for those that do,
+//! whether their literal probe does too); and, for the largest file,
 //! the parse time, the median render time of a candidate with one deletion, and the gate time.
 //! On every file under 500 KB it also deletes up to 20 statements, one at a time, and checks that
 //! the other statements of the list stay apart (automatic semicolon insertion did not join two of
@@ -147,6 +148,7 @@ fn main() {
     walk(Path::new(&dir), &mut files);
     files.sort();
     let (mut clean, mut exact, mut gate, mut bytes) = (0, 0, 0, 0usize);
+    let (mut probes, mut probes_ok) = (0, 0);
     let (mut deletions, mut joins) = (0, 0);
     let mut failures = Vec::new();
     let mut largest: Option<(usize, PathBuf)> = None;
@@ -185,6 +187,18 @@ fn main() {
         }
         if JavaScript.gate(&src) {
             gate += 1;
+            // The literal probe of a file the gate accepts passes it too.
+            if let Some(probe) = JavaScript.literals_alone(&doc) {
+                probes += 1;
+                if JavaScript.gate(&probe) {
+                    probes_ok += 1;
+                } else {
+                    failures.push(format!(
+                        "{}: the gate rejects its literal probe",
+                        f.display()
+                    ));
+                }
+            }
         } else {
             failures.push(format!("{}: the gate rejects it", f.display()));
         }
@@ -194,6 +208,7 @@ fn main() {
     }
     println!(
         "files {}, no_error_nodes {clean}, roundtrip_ok {exact}, gate_ok {gate}, \
+         literal probes passing the gate {probes_ok} of {probes}, \
          statement deletions {deletions} of which joined {joins}, {:.1} MB in {:.2} s",
         files.len(),
         bytes as f64 / 1e6,

@@ -203,11 +203,13 @@ const LEX: LexSpec = LexSpec {
 };
 
 /// The literal probe: strings, numbers, regular expressions and templates without
-/// substitutions, each a statement of its own; `"use strict"` is left out (as the first
-/// statement it would make the probe strict, where octal escapes are errors).
+/// substitutions, each a statement of its own; tagged templates are left out (untagged, an
+/// escape such as `\u` in `` String.raw`C:\users` `` is an error), and so is `"use strict"` (as
+/// the first statement it would make the probe strict, where octal escapes are errors).
 const ALONE: LiteralsAlone = LiteralsAlone {
     kinds: &["string", "number", "regex", "template_string"],
     holes: &["template_substitution"],
+    not_values: &[("call_expression", "arguments")],
     skip: &[b"use strict"],
     end: b";\n",
 };

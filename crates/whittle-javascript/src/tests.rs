@@ -849,16 +849,18 @@ fn the_literal_probe_is_each_literal_once_as_a_statement() {
     let src = "'use strict';\n\
                const s = 'a' + \"b\", n = 0x1f, r = /x{2}/g;\n\
                function f(x) { return x === 'a' ? `t` : `u${'in' + x}v`; }\n\
-               f(1.5e3, 'a', /* 'no' */ [2n]);\n";
+               f(1.5e3, 'a', /* 'no' */ [2n]);\n\
+               const w = String.raw`C:\\users\\x`, k = tag`k` + tag`m${'s'}`;\n";
     let probe = JavaScript
         .literals_alone(&parse(src))
         .expect("it has literals");
     // Not `'use strict'` (first, it would make the probe strict), nor the comment's `'no'`; the
     // second `'a'` is left out; the template with a substitution is left out, the string inside
-    // its substitution is not.
+    // its substitution is not; so are the tagged templates (`\u` is no escape untagged), but for
+    // the string in the substitution of one.
     assert_eq!(
         String::from_utf8(probe).unwrap(),
-        "'a';\n\"b\";\n0x1f;\n/x{2}/g;\n`t`;\n'in';\n1.5e3;\n2n;\n"
+        "'a';\n\"b\";\n0x1f;\n/x{2}/g;\n`t`;\n'in';\n1.5e3;\n2n;\n's';\n"
     );
     assert!(JavaScript.literals_alone(&parse("f(x);\n")).is_none());
 }
@@ -903,4 +905,25 @@ fn the_literal_probe_finds_a_literal_deep_in_functions() {
     assert_eq!(first, [src, "", probe]);
     let by_move = &reduced.report.stats.tests_by_move;
     assert_eq!(by_move.get("literals-alone"), Some(&1), "{by_move:?}");
+}
+
+/// The literal probe of every fixture (`fixtures/javascript`: templates, regular expressions,
+/// ASI, classes, modules) passes the gate, and V8 agrees.
+#[test]
+fn the_literal_probe_of_every_fixture_passes_the_gate_and_v8() {
+    let probes: Vec<String> = (fixtures().iter())
+        .filter(|(_, bytes)| JavaScript.gate(bytes))
+        .filter_map(|(_, bytes)| {
+            JavaScript.literals_alone(&parse(std::str::from_utf8(bytes).unwrap()))
+        })
+        .map(|probe| String::from_utf8(probe).unwrap())
+        .collect();
+    assert!(probes.len() >= 8, "{} probes", probes.len());
+    for (probe, v8) in probes.iter().zip(v8_verdicts(&probes)) {
+        assert!(
+            JavaScript.gate(probe.as_bytes()),
+            "the gate rejects:\n{probe}"
+        );
+        assert_eq!(v8, None, "V8 rejects:\n{probe}");
+    }
 }

@@ -1,5 +1,6 @@
 //! Round trip over a directory of Python files (by default the local CPython standard library):
-//! how many parse without error nodes, render back byte for byte, and pass the gate.
+//! how many parse without error nodes, render back byte for byte, and pass the gate, and of
+//! those, how many have a literal probe that passes it too.
 //!
 //! `cargo run --release -p whittle-python --example roundtrip [DIR]`
 
@@ -46,6 +47,7 @@ fn main() {
     walk(Path::new(&dir), &mut files);
     files.sort();
     let (mut clean, mut exact, mut gate, mut bytes) = (0, 0, 0, 0usize);
+    let (mut probes, mut probes_ok) = (0, 0);
     let mut failures = Vec::new();
     let started = Instant::now();
     for f in &files {
@@ -67,13 +69,26 @@ fn main() {
         }
         if Python.gate(&src) {
             gate += 1;
+            // The literal probe of a file the gate accepts passes it too.
+            if let Some(probe) = Python.literals_alone(&doc) {
+                probes += 1;
+                if Python.gate(&probe) {
+                    probes_ok += 1;
+                } else {
+                    failures.push(format!(
+                        "{}: the gate rejects its literal probe",
+                        f.display()
+                    ));
+                }
+            }
         }
     }
     for f in failures.iter().take(10) {
         println!("{f}");
     }
     println!(
-        "files {}, no_error_nodes {clean}, roundtrip_ok {exact}, gate_ok {gate}, {:.1} MB in {:.2} s",
+        "files {}, no_error_nodes {clean}, roundtrip_ok {exact}, gate_ok {gate}, \
+         literal probes passing the gate {probes_ok} of {probes}, {:.1} MB in {:.2} s",
         files.len(),
         bytes as f64 / 1e6,
         started.elapsed().as_secs_f64()

@@ -33,6 +33,7 @@ fn spec() -> Spec {
 const ALONE: LiteralsAlone = LiteralsAlone {
     kinds: &["string", "integer", "float"],
     holes: &["interpolation"],
+    not_values: &[],
     skip: &[],
     end: b"\n",
 };
@@ -202,8 +203,18 @@ impl Format for Python {
         Some(whittle_treesitter::lexicon(&LEX, doc))
     }
 
+    /// The literals, after the line that declares the file's encoding, if one of the first two
+    /// does (PEP 263): in another encoding, they would not decode without it.
     fn literals_alone(&self, doc: &Document) -> Option<Vec<u8>> {
-        whittle_treesitter::literals_alone(doc, &ALONE)
+        let probe = whittle_treesitter::literals_alone(doc, &ALONE)?;
+        let src = doc.tree.source();
+        let cookie = (src.split_inclusive(|&b| b == b'\n').take(2))
+            .find(|line| coding_cookie(line).is_some());
+        Some(match cookie {
+            Some(line) if line.ends_with(b"\n") => [line, &probe].concat(),
+            Some(line) => [line, b"\n", &probe].concat(),
+            None => probe,
+        })
     }
 
     fn parse(&self, input: &[u8]) -> Result<Document, ParseError> {

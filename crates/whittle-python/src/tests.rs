@@ -256,7 +256,8 @@ fn splice_block_reaches_clause_blocks_only() {
 
 /// A representative sample of the local CPython standard library (every 7th file in path order,
 /// about 250 files): each parses, renders back byte for byte, and the gate accepts every file
-/// that tree-sitter parses without error (the stdlib's deliberately broken test files aside).
+/// that tree-sitter parses without error (the stdlib's deliberately broken test files aside), and
+/// the literal probe of each file it accepts.
 #[test]
 fn a_sample_of_the_standard_library_round_trips() {
     let out = std::process::Command::new("python3")
@@ -303,6 +304,9 @@ fn a_sample_of_the_standard_library_round_trips() {
                 || p.to_string_lossy().contains("lib2to3/tests/data");
             if Python.gate(&bytes) {
                 gated += 1;
+                if let Some(probe) = Python.literals_alone(&doc) {
+                    assert!(Python.gate(&probe), "{}: its probe fails", p.display());
+                }
             } else {
                 assert!(deliberately_broken, "the gate rejects {}", p.display());
             }
@@ -527,4 +531,15 @@ fn the_literal_probe_is_each_literal_once_on_a_line() {
     );
     let empty = Python.parse(b"f(x)\n").expect("parses");
     assert!(Python.literals_alone(&empty).is_none());
+}
+
+#[test]
+fn the_literal_probe_keeps_the_encoding_declaration() {
+    // `café` in Latin-1: without the declaration the probe would not decode.
+    let src = b"#!/usr/bin/env python3\n# -*- coding: latin-1 -*-\nx = 'caf\xe9'\n";
+    let doc = Python.parse(src).expect("parses");
+    assert!(Python.gate(src));
+    let probe = Python.literals_alone(&doc).expect("it has a literal");
+    assert_eq!(probe, b"# -*- coding: latin-1 -*-\n'caf\xe9'\n");
+    assert!(Python.gate(&probe));
 }
