@@ -131,9 +131,9 @@ fn run_tree(r: &mut Reducer<'_>, algorithm: Algorithm) -> Result<(), ReduceError
 }
 
 /// [`Algorithm::Auto`]: the slice first, once (`slice.rs`: a few of the file's parts with what
-/// they need), the literal probe (`alone.rs`: the file's literals alone, once) and the blank move (`blanks.rs`: the format's blank nodes, all at once), then the
-/// format's list moves ([`crate::ListMove`]: C's declarations),
-/// then the tree moves (they remove the most bytes per test), the format's list moves that
+/// they need), the literal probe (`alone.rs`: the file's literals alone, once) and the blank
+/// move (`blanks.rs`: the format's blank nodes, all at once), then the format's list moves
+/// ([`crate::ListMove`]: C's declarations), then the tree moves (they remove the most bytes per test), the format's list moves that
 /// come after them (the tree moves again if one changed something), then the
 /// tidy rendering, then hoisting (a node replaced by a deeper descendant of its kind; the tree
 /// moves again if one was kept), then the moves below the tree; the tree moves again whenever
