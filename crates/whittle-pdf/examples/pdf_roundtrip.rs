@@ -1,7 +1,7 @@
 //! Round trip over PDF files: parse, write afresh (the form every candidate has), parse again,
 //! compare the trees, and optionally run `qpdf --check` on the rewritten file.
 //!
-//! Usage: `cargo run --release -p whittle-pdf --example roundtrip -- [--qpdf] [--dump]
+//! Usage: `cargo run --release -p whittle-pdf --example pdf_roundtrip -- [--qpdf] [--dump]
 //! [--write DIR] FILE...` (`--dump` also prints each file's tree, one line per node; `--write`
 //! saves each rewrite in DIR under the file's name).
 //! Prints one line per file: bytes, nodes, objects, rewritten bytes, whether the trees agree, the

@@ -1,7 +1,7 @@
 //! Parses every XML file under a directory and counts how many round-trip byte for byte and how
 //! many pass the validity gate.
 //!
-//! Usage: `cargo run --release -p whittle-xml --example roundtrip -- DIR [--verbose]`
+//! Usage: `cargo run --release -p whittle-xml --example xml_roundtrip -- DIR [--verbose]`
 //! Prints `files N, roundtrip_ok N, gate_ok N, subsets_split N, subsets_kept N` (the last two:
 //! files with a DOCTYPE whose internal subset became one node per declaration, and internal
 //! subsets kept as one leaf because they could not be split), and, with `--verbose`, every file

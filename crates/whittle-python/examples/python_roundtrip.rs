@@ -2,7 +2,7 @@
 //! how many parse without error nodes, render back byte for byte, and pass the gate, and of
 //! those, how many have a literal probe that passes it too.
 //!
-//! `cargo run --release -p whittle-python --example roundtrip [DIR]`
+//! `cargo run --release -p whittle-python --example python_roundtrip [DIR]`
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;

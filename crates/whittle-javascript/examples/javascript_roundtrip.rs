@@ -7,7 +7,7 @@
 //! the other statements of the list stay apart (automatic semicolon insertion did not join two of
 //! them).
 //!
-//! `cargo run --release -p whittle-javascript --example roundtrip [DIR | FILE]` (given a file, only
+//! `cargo run --release -p whittle-javascript --example javascript_roundtrip [DIR | FILE]` (given a file, only
 //! its timings).
 
 use std::path::{Path, PathBuf};
