@@ -6,10 +6,6 @@ use crate::util::{Case, read, stderr, stdout};
 /// code makes `node` throw a TypeError four calls deep.
 const ORDERS: &str = include_str!("../../../fixtures/javascript/e2e/orders.js");
 
-/// A date library written for a newer engine: node 20 refuses one of its patterns (a capture
-/// group name used twice), three functions deep.
-const DATES: &str = include_str!("../../../fixtures/javascript/e2e/dates.js");
-
 const TYPE_ERROR: &str = "TypeError: Cannot read properties of undefined (reading 'percent')";
 
 #[test]
@@ -102,33 +98,21 @@ fn reduces_an_es_module() {
     assert_eq!(json["format"], "javascript", "chosen by the .mjs extension");
 }
 
-/// The literal probe makes the date library its 38 literals in one test, and ddmin finds the
-/// pattern among them: 19 tests at `-j 1` (before the probe, the tree moves took 37 to reach the
-/// same pattern, through the three functions around it).
+/// `fixtures/javascript/e2e/dates.js`, a date library written for a newer engine: node 20
+/// refuses one of its patterns (a capture group name used twice), three functions deep. The
+/// literal probe makes it its 38 literals in one test, and ddmin finds the pattern among them:
+/// 19 tests at `-j 1` (before the probe, the tree moves took 37 to reach the same pattern,
+/// through the three functions around it).
 #[test]
 fn finds_the_one_literal_node_refuses() {
     let case = Case::new();
-    case.write("dates.js", DATES);
+    case.copy("javascript/e2e/dates.js", "dates.js");
     let test = "node {} 2>&1 | grep -q 'Duplicate capture group name'";
-    let out = case.whittle(&[
-        "reduce",
-        "dates.js",
-        "--test",
-        test,
-        "-j",
-        "1",
-        "--timeout",
-        "20",
-        "--report",
-        "r.json",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let reduced = read(&case.path("dates.reduced.js"));
+    let (reduced, json) = case.reduce_at_j1("dates.js", "dates.reduced.js", test);
     assert_eq!(
         reduced,
         r"/(?<hour>\d{1,2}):(?<minute>\d{2})(?<hour>\s*[ap]m)?/i"
     );
-    let json: serde_json::Value = serde_json::from_str(&read(&case.path("r.json"))).unwrap();
     assert_eq!(json["tests_by_move"]["literals-alone"], 1, "{json}");
     assert!(json["oracle_calls"].as_u64().unwrap() <= 24, "{json}");
 }

@@ -84,34 +84,19 @@ fn reduces_python_with_python3_as_the_oracle() {
     assert_eq!(read(&input), PY_APP);
 }
 
-/// A unit converter whose pattern, inside a function inside a function, is written with an
-/// invalid escape (`"\d"`), which `-W error` makes a SyntaxError.
-const UNITS: &str = include_str!("../../../fixtures/python/e2e/units.py");
-
-/// The literal probe makes the converter its 18 literals in one test, and the reduction ends at
-/// the smallest string with the invalid escape: 17 tests at `-j 1` (before the probe, 27 to the
-/// same result).
+/// `fixtures/python/e2e/units.py`, a unit converter whose pattern, inside a function inside a
+/// function, is written with an invalid escape (`"\d"`), which `-W error` makes a SyntaxError.
+/// The literal probe makes it its 18 literals in one test, and the reduction ends at the
+/// smallest string with the invalid escape: 17 tests at `-j 1` (before the probe, 27 to the same
+/// result).
 #[test]
 fn finds_the_literal_with_an_invalid_escape() {
     let case = Case::new();
-    case.write("units.py", UNITS);
+    case.copy("python/e2e/units.py", "units.py");
     let test = "python3 -W error -c \"import sys; compile(open(sys.argv[1]).read(), \
                 sys.argv[1], 'exec')\" {} 2>&1 | grep -q 'invalid escape sequence'";
-    let out = case.whittle(&[
-        "reduce",
-        "units.py",
-        "--test",
-        test,
-        "-j",
-        "1",
-        "--timeout",
-        "20",
-        "--report",
-        "r.json",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(read(&case.path("units.reduced.py")), r#""\d""#);
-    let json: serde_json::Value = serde_json::from_str(&read(&case.path("r.json"))).unwrap();
+    let (reduced, json) = case.reduce_at_j1("units.py", "units.reduced.py", test);
+    assert_eq!(reduced, r#""\d""#);
     assert_eq!(json["tests_by_move"]["literals-alone"], 1, "{json}");
     assert!(json["oracle_calls"].as_u64().unwrap() <= 20, "{json}");
 }

@@ -129,6 +129,31 @@ impl Case {
             .unwrap_or_else(|e| panic!("run {program}: {e}"))
     }
 
+    /// `whittle reduce INPUT --test TEST -j 1 --timeout 20 --report r.json`, which must
+    /// succeed: the reduced file (`REDUCED`) and the report. The fixed timeout keeps the count
+    /// of test runs independent of how fast the machine is.
+    pub(crate) fn reduce_at_j1(
+        &self,
+        input: &str,
+        reduced: &str,
+        test: &str,
+    ) -> (String, serde_json::Value) {
+        let args = [
+            "reduce",
+            input,
+            "--test",
+            test,
+            "-j",
+            "1",
+            "--timeout",
+            "20",
+        ];
+        let out = self.whittle(&[&args[..], &["--report", "r.json"]].concat());
+        assert!(out.status.success(), "{}", stderr(&out));
+        let report = serde_json::from_str(&read(&self.path("r.json"))).expect("a JSON report");
+        (read(&self.path(reduced)), report)
+    }
+
     /// The lines of a file a test script appends to (none if it does not exist).
     pub(crate) fn lines(&self, name: &str) -> Vec<String> {
         fs::read_to_string(self.path(name))
