@@ -207,10 +207,7 @@ impl Format for Python {
     /// does (PEP 263): in another encoding, they would not decode without it.
     fn literals_alone(&self, doc: &Document) -> Option<Vec<u8>> {
         let probe = whittle_treesitter::literals_alone(doc, &ALONE)?;
-        let src = doc.tree.source();
-        let cookie = (src.split_inclusive(|&b| b == b'\n').take(2))
-            .find(|line| coding_cookie(line).is_some());
-        Some(match cookie {
+        Some(match cookie_line(doc.tree.source()) {
             Some(line) if line.ends_with(b"\n") => [line, &probe].concat(),
             Some(line) => [line, b"\n", &probe].concat(),
             None => probe,
@@ -253,7 +250,7 @@ impl Format for Python {
 /// The source text: by the coding cookie of the first two lines (PEP 263) if there is one and it
 /// is not UTF-8, else UTF-8. `None` if the bytes do not decode.
 fn decode(bytes: &[u8]) -> Option<std::borrow::Cow<'_, str>> {
-    let label = bytes.split(|&b| b == b'\n').take(2).find_map(coding_cookie);
+    let label = cookie_line(bytes).and_then(coding_cookie);
     match label
         .map(normal_name)
         .and_then(|l| encoding_rs::Encoding::for_label(l.as_bytes()))
@@ -265,6 +262,12 @@ fn decode(bytes: &[u8]) -> Option<std::borrow::Cow<'_, str>> {
             .ok()
             .map(std::borrow::Cow::Borrowed),
     }
+}
+
+/// The one of the first two lines of `src` (with its line break) that holds a coding cookie
+/// (PEP 263), if one does.
+fn cookie_line(src: &[u8]) -> Option<&[u8]> {
+    (src.split_inclusive(|&b| b == b'\n').take(2)).find(|line| coding_cookie(line).is_some())
 }
 
 /// CPython's tokenizer's normalization of a cookie name (`get_normal_name`).
